@@ -166,7 +166,7 @@ function build() {
   log('building with Maven (the first run downloads OpenSearch into ~/.m2)...');
   const r = spawnSync(
     'mvn',
-    ['-q', '-B', '-f', path.join(ORACLE_DIR, 'pom.xml'), 'compile', 'dependency:build-classpath', `-Dmdep.outputFile=${CLASSPATH_FILE}`],
+    ['-q', '-B', '-Dstyle.color=never', '-f', path.join(ORACLE_DIR, 'pom.xml'), 'compile', 'dependency:build-classpath', `-Dmdep.outputFile=${CLASSPATH_FILE}`],
     { stdio: 'inherit' },
   );
   if (r.error) fail(`cannot run mvn: ${r.error.message}`);

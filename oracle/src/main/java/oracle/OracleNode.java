@@ -42,6 +42,9 @@ public final class OracleNode extends Node {
     "org.opensearch.search.aggregations.matrix.MatrixAggregationPlugin",
     "org.opensearch.ingest.common.IngestCommonPlugin",
     "org.opensearch.geo.GeoModulePlugin",
+    "org.opensearch.script.expression.ExpressionPlugin",
+    "org.opensearch.plugin.repository.url.URLRepositoryPlugin",
+    "org.opensearch.ingest.useragent.IngestUserAgentPlugin",
   };
 
   private OracleNode(Environment env, Collection<Class<? extends Plugin>> plugins) {
