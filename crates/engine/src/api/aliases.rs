@@ -1,0 +1,260 @@
+//! Aliases: `POST /_aliases` actions, `PUT|DELETE /<index>/_alias/<name>`, `GET /_alias`.
+
+use super::indices::{body_json, parse_alias_body};
+use super::{Params, Response};
+use crate::error::{Error, ErrorKind, Result};
+use crate::metadata::target::{glob_match, IndicesOptions};
+use crate::node::Node;
+use serde_json::{json, Map, Value};
+
+fn names(v: &Map<String, Value>, one: &str, many: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(s) = v.get(one).and_then(Value::as_str) {
+        out.push(s.to_string());
+    }
+    if let Some(a) = v.get(many).and_then(Value::as_array) {
+        out.extend(a.iter().filter_map(|x| x.as_str().map(String::from)));
+    }
+    out
+}
+
+fn missing_aliases(names: &[String]) -> Error {
+    Error::new(
+        ErrorKind::AliasesNotFound,
+        format!("aliases [{}] missing", names.join(",")),
+    )
+    .with("resource.type", "aliases")
+    .with("resource.id", names.join(","))
+}
+
+pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
+    let body = body_json(body)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: Must specify at least one alias action;",
+        )
+    })?;
+    let actions = body
+        .get("actions")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if actions.is_empty() {
+        return Err(Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: Must specify at least one alias action;",
+        ));
+    }
+    let _g = node.admin_lock();
+    // Validate every action before applying any, so the request is all-or-nothing.
+    let mut plan: Vec<(String, String, Value)> = Vec::new();
+    for a in &actions {
+        let Value::Object(obj) = a else {
+            return Err(Error::illegal_argument("alias action must be an object"));
+        };
+        let Some((kind, def)) = obj.iter().next() else {
+            return Err(Error::illegal_argument("empty alias action"));
+        };
+        let Value::Object(def) = def else {
+            return Err(Error::illegal_argument("alias action must be an object"));
+        };
+        let indices = names(def, "index", "indices");
+        if indices.is_empty() {
+            return Err(Error::new(
+                ErrorKind::ActionRequestValidation,
+                "Validation Failed: 1: One of [index] or [indices] is required;",
+            ));
+        }
+        let mut resolved = Vec::new();
+        for i in &indices {
+            for svc in node.resolve(i, IndicesOptions::strict_single_or_wildcard())? {
+                resolved.push(svc.name());
+            }
+        }
+        match kind.as_str() {
+            "add" | "remove" => {
+                let aliases = names(def, "alias", "aliases");
+                if aliases.is_empty() {
+                    return Err(Error::new(
+                        ErrorKind::ActionRequestValidation,
+                        "Validation Failed: 1: One of [alias] or [aliases] is required;",
+                    ));
+                }
+                for idx in &resolved {
+                    for al in &aliases {
+                        if kind == "add" {
+                            if node.service(al).is_some() {
+                                return Err(Error::new(ErrorKind::InvalidAliasName, format!("Invalid alias name [{al}]: an index or data stream exists with the same name as the alias")));
+                            }
+                            let mut d = def.clone();
+                            for k in ["index", "indices", "alias", "aliases", "must_exist"] {
+                                d.remove(k);
+                            }
+                            parse_alias_body(al, Some(&Value::Object(d.clone())))?;
+                            plan.push(("add".into(), format!("{idx}\u{0}{al}"), Value::Object(d)));
+                        } else {
+                            let svc = node.service(idx).expect("resolved");
+                            let matched: Vec<String> = svc
+                                .meta()
+                                .aliases
+                                .keys()
+                                .filter(|k| glob_match(al, k))
+                                .cloned()
+                                .collect();
+                            if matched.is_empty()
+                                && def.get("must_exist").and_then(Value::as_bool) != Some(false)
+                            {
+                                return Err(missing_aliases(&[al.clone()]));
+                            }
+                            for m in matched {
+                                plan.push(("remove".into(), format!("{idx}\u{0}{m}"), Value::Null));
+                            }
+                        }
+                    }
+                }
+            }
+            "remove_index" => {
+                for idx in resolved {
+                    plan.push(("remove_index".into(), idx, Value::Null));
+                }
+            }
+            other => {
+                return Err(Error::illegal_argument(format!(
+                    "[alias_action] unknown field [{other}]"
+                )))
+            }
+        }
+    }
+    drop(_g);
+    for (kind, key, def) in plan {
+        match kind.as_str() {
+            "add" | "remove" => {
+                let (idx, al) = key.split_once('\u{0}').expect("key");
+                let Some(svc) = node.service(idx) else {
+                    continue;
+                };
+                svc.update_meta(|m| {
+                    if kind == "add" {
+                        m.aliases
+                            .insert(al.to_string(), parse_alias_body(al, Some(&def))?);
+                    } else {
+                        m.aliases.remove(al);
+                    }
+                    Ok(())
+                })?;
+            }
+            _ => node.delete_index(&key)?,
+        }
+    }
+    Ok(Response::acknowledged())
+}
+
+impl IndicesOptions {
+    fn strict_single_or_wildcard() -> Self {
+        IndicesOptions {
+            ignore_unavailable: false,
+            allow_no_indices: false,
+            expand_open: true,
+            expand_hidden: false,
+        }
+    }
+}
+
+pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let index = p.required("index")?;
+    let name = p.required("name")?;
+    let body = body_json(body)?;
+    let alias = parse_alias_body(name, body.as_ref())?;
+    if node.service(name).is_some() {
+        return Err(Error::new(ErrorKind::InvalidAliasName, format!("Invalid alias name [{name}]: an index or data stream exists with the same name as the alias")));
+    }
+    for svc in node.resolve(index, IndicesOptions::strict_single_or_wildcard())? {
+        svc.update_meta(|m| {
+            m.aliases.insert(name.to_string(), alias.clone());
+            Ok(())
+        })?;
+    }
+    Ok(Response::acknowledged())
+}
+
+pub fn delete(node: &Node, p: &Params) -> Result<Response> {
+    let index = p.required("index")?;
+    let names = p.list("name").unwrap_or_default();
+    let mut removed = false;
+    for svc in node.resolve(index, IndicesOptions::strict_single_or_wildcard())? {
+        svc.update_meta(|m| {
+            let before = m.aliases.len();
+            m.aliases
+                .retain(|k, _| !names.iter().any(|n| n == "_all" || glob_match(n, k)));
+            removed |= m.aliases.len() != before;
+            Ok(())
+        })?;
+    }
+    if !removed {
+        return Err(missing_aliases(&names));
+    }
+    Ok(Response::acknowledged())
+}
+
+fn matching(node: &Node, p: &Params) -> Result<(Map<String, Value>, Vec<String>)> {
+    let names = p.list("name");
+    let svcs = node.resolve(
+        p.str("index").unwrap_or("_all"),
+        p.indices_options(IndicesOptions::lenient_expand_open())?,
+    )?;
+    let mut out = Map::new();
+    let mut found = std::collections::BTreeSet::new();
+    for svc in svcs {
+        let m = svc.meta();
+        let mut aliases = Map::new();
+        for (k, a) in &m.aliases {
+            let hit = match &names {
+                None => true,
+                Some(ns) => ns
+                    .iter()
+                    .any(|n| n == "_all" || n == "*" || glob_match(n, k)),
+            };
+            if hit {
+                found.insert(k.clone());
+                aliases.insert(k.clone(), serde_json::to_value(a).expect("json"));
+            }
+        }
+        if names.is_none() || !aliases.is_empty() {
+            out.insert(m.name.clone(), json!({"aliases": aliases}));
+        }
+    }
+    let missing: Vec<String> = names
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|n| !n.contains('*') && n != "_all" && !found.contains(n))
+        .collect();
+    Ok((out, missing))
+}
+
+pub fn get(node: &Node, p: &Params) -> Result<Response> {
+    let (out, missing) = matching(node, p)?;
+    if !missing.is_empty() {
+        let msg = if missing.len() == 1 {
+            format!("alias [{}] missing", missing[0])
+        } else {
+            format!("aliases [{}] missing", missing.join(","))
+        };
+        let mut body = Map::new();
+        body.insert("error".into(), Value::from(msg));
+        body.insert("status".into(), Value::from(404));
+        for (k, v) in out {
+            body.insert(k, v);
+        }
+        return Ok(Response::json(404, &Value::Object(body)));
+    }
+    Ok(Response::ok(&Value::Object(out)))
+}
+
+pub fn exists(node: &Node, p: &Params) -> Result<Response> {
+    let (out, missing) = matching(node, p)?;
+    Ok(Response::empty(if missing.is_empty() && !out.is_empty() {
+        200
+    } else {
+        404
+    }))
+}

@@ -1,0 +1,431 @@
+//! `_bulk`: NDJSON action/source pairs, executed in order, batched per index, each item with its
+//! own status and error.
+
+use super::document::{
+    after_write, deep_merge, parse_update, preconditions, refresh_param, resolve_single,
+    run_update, validate_id, write_response, Refresh,
+};
+use super::json_writer::ObjectWriter;
+use super::{Params, Response};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::index_service::{DocWrite, IndexService};
+use crate::node::Node;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(super) fn json_error(e: &serde_json::Error, _body: &[u8]) -> Error {
+    Error::new(
+        ErrorKind::JsonParse,
+        format!(
+            "Unexpected character or end-of-input: {} at [Source: (byte[]); line: {}, column: {}]",
+            e,
+            e.line(),
+            e.column()
+        ),
+    )
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Index,
+    Create,
+    Update,
+    Delete,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Index => "index",
+            Kind::Create => "create",
+            Kind::Update => "update",
+            Kind::Delete => "delete",
+        }
+    }
+}
+
+struct Item {
+    kind: Kind,
+    index: String,
+    id: Option<String>,
+    routing: Option<String>,
+    meta: Map<String, Value>,
+    source: Option<Vec<u8>>,
+}
+
+fn lines(body: &[u8]) -> Vec<(usize, &[u8])> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut n = 0;
+    for (i, &b) in body.iter().enumerate() {
+        if b == b'\n' {
+            n += 1;
+            out.push((n, &body[start..i]));
+            start = i + 1;
+        }
+    }
+    if start < body.len() {
+        n += 1;
+        out.push((n, &body[start..]));
+    }
+    out
+}
+
+fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Item>> {
+    if body.last() != Some(&b'\n') {
+        return Err(Error::illegal_argument(
+            "The bulk request must be terminated by a newline [\\n]",
+        ));
+    }
+    let mut items = Vec::new();
+    let mut it = lines(body)
+        .into_iter()
+        .filter(|(_, l)| !l.iter().all(|b| b.is_ascii_whitespace()));
+    while let Some((line_no, line)) = it.next() {
+        let action: Value = serde_json::from_slice(line).map_err(|e| json_error(&e, line))?;
+        let Value::Object(obj) = action else {
+            return Err(Error::illegal_argument(format!("Malformed action/metadata line [{line_no}], expected START_OBJECT or END_OBJECT but found [VALUE_STRING]")));
+        };
+        let Some((name, meta)) = obj.into_iter().next() else {
+            return Err(Error::illegal_argument(format!("Malformed action/metadata line [{line_no}], expected FIELD_NAME but found [END_OBJECT]")));
+        };
+        let kind = match name.as_str() {
+            "index" => Kind::Index,
+            "create" => Kind::Create,
+            "update" => Kind::Update,
+            "delete" => Kind::Delete,
+            other => {
+                return Err(Error::illegal_argument(format!(
+                    "Malformed action/metadata line [{line_no}], expected one of [create, delete, index, update] but found [{other}]"
+                )))
+            }
+        };
+        let Value::Object(meta) = meta else {
+            return Err(Error::illegal_argument(format!("Malformed action/metadata line [{line_no}], expected START_OBJECT but found [VALUE_STRING]")));
+        };
+        for k in meta.keys() {
+            const KNOWN: &[&str] = &[
+                "_index",
+                "_id",
+                "routing",
+                "_routing",
+                "version",
+                "version_type",
+                "if_seq_no",
+                "if_primary_term",
+                "retry_on_conflict",
+                "pipeline",
+                "require_alias",
+                "_source",
+                "op_type",
+                "_type",
+            ];
+            if !KNOWN.contains(&k.as_str()) {
+                return Err(Error::illegal_argument(format!(
+                    "Action/metadata line [{line_no}] contains an unknown parameter [{k}]"
+                )));
+            }
+        }
+        let index = match meta.get("_index").and_then(Value::as_str).or(default_index) {
+            Some(i) => i.to_string(),
+            None => return Err(super::document::validation(&["index is missing".into()])),
+        };
+        let id = match meta.get("_id") {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let routing = meta
+            .get("routing")
+            .or(meta.get("_routing"))
+            .and_then(Value::as_str)
+            .map(String::from)
+            .or(p.str("routing").map(String::from));
+        let source = if kind == Kind::Delete {
+            None
+        } else {
+            match it.next() {
+                Some((_, l)) => Some(l.to_vec()),
+                None => {
+                    return Err(Error::illegal_argument(format!(
+                        "Validation Failed: 1: no requests added;"
+                    )))
+                }
+            }
+        };
+        items.push(Item {
+            kind,
+            index,
+            id,
+            routing,
+            meta,
+            source,
+        });
+    }
+    if items.is_empty() {
+        return Err(super::document::validation(&["no requests added".into()]));
+    }
+    Ok(items)
+}
+
+struct Pending {
+    svc: Arc<IndexService>,
+    positions: Vec<usize>,
+    writes: Vec<DocWrite>,
+}
+
+pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let start = Instant::now();
+    let body = body
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    let refresh = refresh_param(p.str("refresh"))?;
+    let items = parse(body, p.str("index"), p)?;
+    let mut results: Vec<Option<Vec<u8>>> = (0..items.len()).map(|_| None).collect();
+    let mut pending: HashMap<String, Pending> = HashMap::new();
+    let mut touched: HashMap<String, Arc<IndexService>> = HashMap::new();
+    let mut errors = false;
+
+    let flush = |pending: &mut HashMap<String, Pending>,
+                 index: Option<&str>,
+                 results: &mut Vec<Option<Vec<u8>>>,
+                 items: &[Item],
+                 errors: &mut bool| {
+        let keys: Vec<String> = match index {
+            Some(i) => vec![i.to_string()],
+            None => pending.keys().cloned().collect(),
+        };
+        for k in keys {
+            let Some(batch) = pending.remove(&k) else {
+                continue;
+            };
+            let outcomes = batch.svc.write(batch.writes);
+            for (pos, o) in batch.positions.into_iter().zip(outcomes) {
+                let kind = items[pos].kind;
+                results[pos] = Some(match o.result {
+                    Ok(r) => {
+                        let status = match r.result {
+                            "created" => 201,
+                            "not_found" => 404,
+                            _ => 200,
+                        };
+                        let mut w = ObjectWriter::new();
+                        write_response(
+                            &mut w,
+                            &batch.svc.name(),
+                            &batch.svc,
+                            &r,
+                            refresh == Refresh::Immediate,
+                        );
+                        w.field("status", &status);
+                        item_wrap(kind, w.finish())
+                    }
+                    Err(e) => {
+                        *errors = true;
+                        error_item(kind, &batch.svc.name(), items[pos].id.as_deref(), &e)
+                    }
+                });
+            }
+        }
+    };
+
+    for (pos, item) in items.iter().enumerate() {
+        let failed = |e: Error| error_item(item.kind, &item.index, item.id.as_deref(), &e);
+        let prepared: Result<()> = (|| {
+            if let Some(id) = &item.id {
+                validate_id(id)?;
+            }
+            let svc = match item.kind {
+                Kind::Delete => resolve_single(node, &item.index, true)?,
+                Kind::Update => resolve_single(node, &item.index, true).or_else(|e| {
+                    let upsert = item
+                        .source
+                        .as_deref()
+                        .and_then(|s| serde_json::from_slice::<Value>(s).ok())
+                        .map(|v| {
+                            v.get("upsert").is_some()
+                                || v.get("doc_as_upsert") == Some(&Value::Bool(true))
+                        })
+                        .unwrap_or(false);
+                    if upsert {
+                        node.write_target(&item.index)
+                    } else {
+                        Err(e)
+                    }
+                })?,
+                _ => node.write_target(&item.index)?,
+            };
+            let name = svc.name();
+            touched.insert(name.clone(), svc.clone());
+            let m = &item.meta;
+            let num = |k: &str| {
+                m.get(k).and_then(|v| {
+                    v.as_i64()
+                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                })
+            };
+            let vt = m.get("version_type").and_then(Value::as_str);
+            match item.kind {
+                Kind::Update => {
+                    let Some(id) = &item.id else {
+                        return Err(super::document::validation(&["id is missing".into()]));
+                    };
+                    flush(&mut pending, Some(&name), &mut results, &items, &mut errors);
+                    let src = item.source.as_deref().unwrap_or_default();
+                    let v: Value = serde_json::from_slice(src).map_err(|e| json_error(&e, src))?;
+                    let req = parse_update(&v)?;
+                    let pre = preconditions(
+                        None,
+                        None,
+                        num("if_seq_no"),
+                        num("if_primary_term"),
+                        false,
+                        false,
+                    )?;
+                    let r = run_update(
+                        &svc,
+                        id,
+                        item.routing.as_deref(),
+                        &req,
+                        num("retry_on_conflict").unwrap_or(0),
+                        &pre,
+                    )?;
+                    let mut w = ObjectWriter::new();
+                    if r.result == "noop" {
+                        w.field("_index", &name)
+                            .field("_id", &r.id)
+                            .field("_version", &r.version)
+                            .field("result", "noop");
+                        w.field("_shards", &super::document::shards_header(&svc, false))
+                            .field("_seq_no", &r.seq_no)
+                            .field("_primary_term", &r.primary_term);
+                        w.field("status", &200);
+                    } else {
+                        write_response(&mut w, &name, &svc, &r, refresh == Refresh::Immediate);
+                        w.field("status", &(if r.result == "created" { 201 } else { 200 }));
+                    }
+                    results[pos] = Some(item_wrap(Kind::Update, w.finish()));
+                    let _ = deep_merge;
+                }
+                Kind::Delete => {
+                    let Some(id) = &item.id else {
+                        return Err(super::document::validation(&["id is missing".into()]));
+                    };
+                    let pre = preconditions(
+                        num("version"),
+                        vt,
+                        num("if_seq_no"),
+                        num("if_primary_term"),
+                        false,
+                        true,
+                    )?;
+                    let entry = pending.entry(name.clone()).or_insert_with(|| Pending {
+                        svc: svc.clone(),
+                        positions: vec![],
+                        writes: vec![],
+                    });
+                    entry.positions.push(pos);
+                    entry.writes.push(DocWrite::Delete {
+                        id: id.clone(),
+                        routing: item.routing.clone(),
+                        pre,
+                    });
+                }
+                Kind::Index | Kind::Create => {
+                    let create = item.kind == Kind::Create
+                        || m.get("op_type").and_then(Value::as_str) == Some("create");
+                    let pre = preconditions(
+                        num("version"),
+                        vt,
+                        num("if_seq_no"),
+                        num("if_primary_term"),
+                        create,
+                        false,
+                    )?;
+                    let src = item.source.clone().unwrap_or_default();
+                    super::document::check_json_object(&src)?;
+                    let id = item
+                        .id
+                        .clone()
+                        .unwrap_or_else(crate::util::ids::time_based_id);
+                    let entry = pending.entry(name.clone()).or_insert_with(|| Pending {
+                        svc: svc.clone(),
+                        positions: vec![],
+                        writes: vec![],
+                    });
+                    entry.positions.push(pos);
+                    entry.writes.push(DocWrite::Index {
+                        id,
+                        routing: item.routing.clone(),
+                        source: Arc::new(src),
+                        pre,
+                    });
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = prepared {
+            errors = true;
+            results[pos] = Some(failed(e));
+        }
+    }
+    flush(&mut pending, None, &mut results, &items, &mut errors);
+    for svc in touched.values() {
+        after_write(svc, refresh)?;
+    }
+    let took = start.elapsed().as_millis() as u64;
+    let mut out = Vec::with_capacity(64 + results.len() * 160);
+    out.extend_from_slice(format!("{{\"took\":{took},\"errors\":{errors},\"items\":[").as_bytes());
+    for (i, r) in results.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&r.expect("every item has a result"));
+    }
+    out.extend_from_slice(b"]}");
+    Ok(Response {
+        status: 200,
+        body: out,
+    })
+}
+
+fn item_wrap(kind: Kind, inner: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(inner.len() + 12);
+    out.extend_from_slice(b"{\"");
+    out.extend_from_slice(kind.name().as_bytes());
+    out.extend_from_slice(b"\":");
+    out.extend_from_slice(&inner);
+    out.push(b'}');
+    out
+}
+
+fn error_item(kind: Kind, index: &str, id: Option<&str>, e: &Error) -> Vec<u8> {
+    let mut w = ObjectWriter::new();
+    w.field("_index", index);
+    if let Some(id) = id {
+        w.field("_id", id);
+    } else {
+        w.field("_id", &Value::Null);
+    }
+    w.field("status", &e.status()).field("error", &e.to_json());
+    item_wrap(kind, w.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_lines() {
+        assert_eq!(lines(b"a\nb\n").len(), 2);
+        assert!(parse(b"{\"index\":{}}\n{}", Some("x"), &Params::default()).is_err());
+        let e = parse(b"{\"foo\":{}}\n", Some("x"), &Params::default())
+            .err()
+            .unwrap();
+        assert!(e
+            .reason
+            .contains("expected one of [create, delete, index, update] but found [foo]"));
+    }
+}

@@ -1,0 +1,360 @@
+//! `_cat` APIs: aligned text tables (`v`, `h`, `s`) or JSON rows (`format=json`).
+
+use super::{Params, Response};
+use crate::error::{Error, Result};
+use crate::metadata::target::IndicesOptions;
+use crate::node::Node;
+use serde_json::{Map, Value};
+
+struct Column {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    right: bool,
+    default: bool,
+}
+
+/// OpenSearch's `1.2kb` style for `store.size` and friends.
+pub fn format_bytes(n: u64) -> String {
+    const UNITS: [(&str, u64); 5] = [
+        ("pb", 1 << 50),
+        ("tb", 1 << 40),
+        ("gb", 1 << 30),
+        ("mb", 1 << 20),
+        ("kb", 1 << 10),
+    ];
+    for (suffix, size) in UNITS {
+        if n >= size {
+            let v = n as f64 / size as f64;
+            let rounded = (v * 10.0).round() / 10.0;
+            return if rounded.fract() == 0.0 {
+                format!("{}{suffix}", rounded as u64)
+            } else {
+                format!("{rounded:.1}{suffix}")
+            };
+        }
+    }
+    format!("{n}b")
+}
+
+fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Response> {
+    let selected: Vec<usize> = match p.list("h") {
+        Some(hs) => {
+            let mut sel = Vec::new();
+            for h in hs {
+                let idx = columns
+                    .iter()
+                    .position(|c| c.name == h || c.aliases.contains(&h.as_str()));
+                match idx {
+                    Some(i) => sel.push(i),
+                    None if h.contains('*') => {
+                        for (i, c) in columns.iter().enumerate() {
+                            if crate::metadata::target::glob_match(&h, c.name) {
+                                sel.push(i);
+                            }
+                        }
+                    }
+                    None => {
+                        return Err(Error::illegal_argument(format!(
+                            "header [{h}] does not exist"
+                        )))
+                    }
+                }
+            }
+            sel
+        }
+        None => (0..columns.len()).filter(|&i| columns[i].default).collect(),
+    };
+    let mut rows = rows;
+    if let Some(sorts) = p.list("s") {
+        let mut keys = Vec::new();
+        for s in sorts {
+            let (name, desc) = match s.split_once(':') {
+                Some((n, d)) => (n.to_string(), d == "desc"),
+                None => (s.clone(), false),
+            };
+            let Some(i) = columns
+                .iter()
+                .position(|c| c.name == name || c.aliases.contains(&name.as_str()))
+            else {
+                return Err(Error::illegal_argument(format!(
+                    "Unable to sort by unknown sort key `{name}`"
+                )));
+            };
+            keys.push((i, desc));
+        }
+        rows.sort_by(|a, b| {
+            for &(i, desc) in &keys {
+                let ord = match (a[i].parse::<f64>(), b[i].parse::<f64>()) {
+                    (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+                    _ => a[i].cmp(&b[i]),
+                };
+                let ord = if desc { ord.reverse() } else { ord };
+                if ord != std::cmp::Ordering::Equal {
+                    return ord;
+                }
+            }
+            std::cmp::Ordering::Equal
+        });
+    }
+    match p.str("format") {
+        Some("json") => {
+            let arr: Vec<Value> = rows
+                .iter()
+                .map(|r| {
+                    Value::Object(
+                        selected
+                            .iter()
+                            .map(|&i| (columns[i].name.to_string(), Value::from(r[i].clone())))
+                            .collect::<Map<_, _>>(),
+                    )
+                })
+                .collect();
+            Ok(Response::ok(&Value::Array(arr)))
+        }
+        None | Some("text") | Some("txt") => {
+            let verbose = p.bool("v", false)?;
+            let mut widths: Vec<usize> = selected
+                .iter()
+                .map(|&i| if verbose { columns[i].name.len() } else { 0 })
+                .collect();
+            for r in &rows {
+                for (w, &i) in widths.iter_mut().zip(&selected) {
+                    *w = (*w).max(r[i].chars().count());
+                }
+            }
+            let mut out = String::new();
+            let mut line = |cells: Vec<(&str, bool)>| {
+                let mut l = String::new();
+                for (j, (cell, right)) in cells.iter().enumerate() {
+                    let pad = widths[j].saturating_sub(cell.chars().count());
+                    if *right {
+                        l.push_str(&" ".repeat(pad));
+                        l.push_str(cell);
+                    } else {
+                        l.push_str(cell);
+                        l.push_str(&" ".repeat(pad));
+                    }
+                    l.push(' ');
+                }
+                out.push_str(l.trim_end_matches(' '));
+                out.push('\n');
+            };
+            if verbose {
+                line(selected.iter().map(|&i| (columns[i].name, false)).collect());
+            }
+            for r in &rows {
+                line(
+                    selected
+                        .iter()
+                        .map(|&i| (r[i].as_str(), columns[i].right))
+                        .collect(),
+                );
+            }
+            Ok(Response {
+                status: 200,
+                body: out.into_bytes(),
+            })
+        }
+        Some(other) => Err(Error::illegal_argument(format!(
+            "Unsupported format [{other}]"
+        ))),
+    }
+}
+
+pub fn indices(node: &Node, p: &Params) -> Result<Response> {
+    let columns = [
+        Column {
+            name: "health",
+            aliases: &["h"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "status",
+            aliases: &["s"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "index",
+            aliases: &["i", "idx"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "uuid",
+            aliases: &["id"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "pri",
+            aliases: &["p", "shards.primary"],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "rep",
+            aliases: &["r", "shards.replica"],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "docs.count",
+            aliases: &["dc", "docsCount"],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "docs.deleted",
+            aliases: &["dd", "docsDeleted"],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "store.size",
+            aliases: &["ss", "storeSize"],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "pri.store.size",
+            aliases: &[],
+            right: true,
+            default: true,
+        },
+        Column {
+            name: "creation.date",
+            aliases: &["cd"],
+            right: true,
+            default: false,
+        },
+        Column {
+            name: "segments.count",
+            aliases: &["sc"],
+            right: true,
+            default: false,
+        },
+    ];
+    let expand_hidden = p
+        .str("expand_wildcards")
+        .map(|w| w.contains("hidden") || w.contains("all"))
+        .unwrap_or(false);
+    let opts = IndicesOptions {
+        ignore_unavailable: false,
+        allow_no_indices: true,
+        expand_open: true,
+        expand_hidden,
+    };
+    let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let bytes = p.str("bytes");
+    let size = |n: u64| match bytes {
+        Some("b") => n.to_string(),
+        Some("kb") => (n >> 10).to_string(),
+        Some("mb") => (n >> 20).to_string(),
+        _ => format_bytes(n),
+    };
+    let rows = svcs
+        .iter()
+        .map(|s| {
+            let m = s.meta();
+            let docs: u64 = s.shards().iter().map(|x| x.doc_count()).sum();
+            let deleted: u64 = s.shards().iter().map(|x| x.deleted_count()).sum();
+            let store: u64 = s.shards().iter().map(|x| x.store_size()).sum();
+            vec![
+                if m.settings.number_of_replicas > 0 {
+                    "yellow"
+                } else {
+                    "green"
+                }
+                .to_string(),
+                "open".to_string(),
+                m.name.clone(),
+                m.uuid.clone(),
+                m.settings.number_of_shards.to_string(),
+                m.settings.number_of_replicas.to_string(),
+                docs.to_string(),
+                deleted.to_string(),
+                size(store),
+                size(store),
+                m.settings.creation_date().to_string(),
+                s.shards()
+                    .iter()
+                    .map(|x| x.segment_count())
+                    .sum::<usize>()
+                    .to_string(),
+            ]
+        })
+        .collect();
+    render(p, &columns, rows)
+}
+
+pub fn aliases(node: &Node, p: &Params) -> Result<Response> {
+    let columns = [
+        Column {
+            name: "alias",
+            aliases: &["a"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "index",
+            aliases: &["i", "idx"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "filter",
+            aliases: &["f", "fi"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "routing.index",
+            aliases: &["ri", "routingIndex"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "routing.search",
+            aliases: &["rs", "routingSearch"],
+            right: false,
+            default: true,
+        },
+        Column {
+            name: "is_write_index",
+            aliases: &["w", "isWriteIndex"],
+            right: false,
+            default: true,
+        },
+    ];
+    let mut rows = Vec::new();
+    for svc in node.all_services() {
+        let m = svc.meta();
+        for (name, a) in &m.aliases {
+            rows.push(vec![
+                name.clone(),
+                m.name.clone(),
+                if a.filter.is_some() { "*" } else { "-" }.to_string(),
+                a.index_routing.clone().unwrap_or_else(|| "-".into()),
+                a.search_routing.clone().unwrap_or_else(|| "-".into()),
+                a.is_write_index
+                    .map(|b| b.to_string())
+                    .unwrap_or_else(|| "-".into()),
+            ]);
+        }
+    }
+    render(p, &columns, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_bytes;
+
+    #[test]
+    fn bytes() {
+        assert_eq!(format_bytes(208), "208b");
+        assert_eq!(format_bytes(5325), "5.2kb");
+        assert_eq!(format_bytes(1 << 20), "1mb");
+    }
+}

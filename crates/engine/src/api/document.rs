@@ -1,0 +1,674 @@
+//! Single-document APIs: index, create, get (realtime), exists, `_source`, delete, update, mget.
+
+use super::json_writer::ObjectWriter;
+use super::source_filter::SourceFilter;
+use super::{Params, Response};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::index_service::{DocWrite, IndexService, WriteOutcome};
+use crate::index::shard::{DocVersion, OpResult, Preconditions, VersionTypeOpt};
+use crate::node::Node;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+pub(super) fn validation(messages: &[String]) -> Error {
+    let mut reason = String::from("Validation Failed: ");
+    for (i, m) in messages.iter().enumerate() {
+        reason.push_str(&format!("{}: {m};", i + 1));
+    }
+    Error::new(ErrorKind::ActionRequestValidation, reason)
+}
+
+pub(super) fn validate_id(id: &str) -> Result<()> {
+    if id.len() > 512 {
+        return Err(validation(&[format!(
+            "id [{id}] is too long, must be no longer than 512 bytes but was: {}",
+            id.len()
+        )]));
+    }
+    if id.is_empty() {
+        return Err(validation(&[
+            "if _id is specified it must not be empty".into()
+        ]));
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refresh {
+    None,
+    Immediate,
+    WaitFor,
+}
+
+pub(super) fn refresh_param(v: Option<&str>) -> Result<Refresh> {
+    match v {
+        None | Some("false") => Ok(Refresh::None),
+        Some("") | Some("true") => Ok(Refresh::Immediate),
+        Some("wait_for") => Ok(Refresh::WaitFor),
+        Some(other) => Err(Error::illegal_argument(format!(
+            "Unknown value for refresh: [{other}]."
+        ))),
+    }
+}
+
+/// `version`, `version_type`, `if_seq_no`, `if_primary_term`, `op_type` → preconditions.
+pub(super) fn preconditions(
+    version: Option<i64>,
+    version_type: Option<&str>,
+    if_seq_no: Option<i64>,
+    if_primary_term: Option<i64>,
+    create: bool,
+    is_delete: bool,
+) -> Result<Preconditions> {
+    let vt = match version_type {
+        None | Some("internal") => VersionTypeOpt::Internal,
+        Some("external") => VersionTypeOpt::External,
+        Some("external_gte") => VersionTypeOpt::ExternalGte,
+        Some(other) => {
+            return Err(Error::illegal_argument(format!(
+                "No version type match [{other}]"
+            )));
+        }
+    };
+    let mut errors = Vec::new();
+    if version.is_some() && vt == VersionTypeOpt::Internal {
+        errors.push(
+            "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead"
+                .to_string(),
+        );
+    }
+    if vt != VersionTypeOpt::Internal && version.is_none() {
+        errors.push(format!(
+            "illegal version value [-3] for version type [{}]",
+            vt_name(vt)
+        ));
+    }
+    if (if_seq_no.is_some() || if_primary_term.is_some()) && vt != VersionTypeOpt::Internal {
+        errors.push("compare and write operations can not use versioning".into());
+    }
+    if if_seq_no.is_some() != if_primary_term.is_some() && if_seq_no.is_some() {
+        errors.push("ifSeqNo is set, but primary term is [0]".into());
+    }
+    if create && vt != VersionTypeOpt::Internal && !is_delete {
+        errors.push("create operations only support internal versioning. use index instead".into());
+    }
+    if !errors.is_empty() {
+        return Err(validation(&errors));
+    }
+    Ok(Preconditions {
+        create,
+        if_seq_no,
+        if_primary_term,
+        version: version.map(|v| (v, vt)),
+    })
+}
+
+fn vt_name(vt: VersionTypeOpt) -> &'static str {
+    match vt {
+        VersionTypeOpt::Internal => "INTERNAL",
+        VersionTypeOpt::External => "EXTERNAL",
+        VersionTypeOpt::ExternalGte => "EXTERNAL_GTE",
+    }
+}
+
+pub(super) fn shards_header(svc: &IndexService, applied: bool) -> Value {
+    if !applied {
+        return json!({"total": 0, "successful": 0, "failed": 0});
+    }
+    json!({"total": 1 + svc.meta().settings.number_of_replicas, "successful": 1, "failed": 0})
+}
+
+/// The body of a write response, shared by the single-document APIs and bulk items.
+pub(super) fn write_response(
+    w: &mut ObjectWriter,
+    index: &str,
+    svc: &IndexService,
+    r: &OpResult,
+    forced_refresh: bool,
+) {
+    w.field("_index", index)
+        .field("_id", &r.id)
+        .field("_version", &r.version)
+        .field("result", r.result);
+    if forced_refresh {
+        w.field("forced_refresh", &true);
+    }
+    w.field("_shards", &shards_header(svc, true))
+        .field("_seq_no", &r.seq_no)
+        .field("_primary_term", &r.primary_term);
+}
+
+pub(super) fn after_write(svc: &IndexService, refresh: Refresh) -> Result<()> {
+    if refresh != Refresh::None {
+        svc.refresh()?;
+    }
+    Ok(())
+}
+
+fn single(outcomes: Vec<WriteOutcome>) -> Result<OpResult> {
+    outcomes
+        .into_iter()
+        .next()
+        .expect("one write, one outcome")
+        .result
+}
+
+pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let name = p.required("index")?;
+    let body = body
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    let op_type = p.str("op_type");
+    let create = match op_type {
+        None | Some("index") => p.bool("create", false)?,
+        Some("create") => true,
+        Some(other) => {
+            return Err(Error::illegal_argument(format!(
+                "opType must be 'create' or 'index', found: [{other}]"
+            )));
+        }
+    };
+    let id = match p.str("id") {
+        Some(id) => {
+            validate_id(id)?;
+            id.to_string()
+        }
+        None if create && op_type.is_none() => {
+            return Err(validation(&[
+                "an id must be provided if version type or value are set".into(),
+            ]))
+        }
+        None => crate::util::ids::time_based_id(),
+    };
+    let pre = preconditions(
+        p.i64("version")?,
+        p.str("version_type"),
+        p.i64("if_seq_no")?,
+        p.i64("if_primary_term")?,
+        create,
+        false,
+    )?;
+    let refresh = refresh_param(p.str("refresh"))?;
+    // Bodies must be one JSON object; OpenSearch rejects anything else before routing.
+    check_json_object(body)?;
+    let svc = node.write_target(name)?;
+    let routing = p.str("routing").map(String::from);
+    let r = single(svc.write(vec![DocWrite::Index {
+        id,
+        routing,
+        source: Arc::new(body.to_vec()),
+        pre,
+    }]))?;
+    after_write(&svc, refresh)?;
+    let mut w = ObjectWriter::new();
+    write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
+    Ok(Response {
+        status: if r.result == "created" { 201 } else { 200 },
+        body: w.finish(),
+    })
+}
+
+pub(super) fn check_json_object(body: &[u8]) -> Result<()> {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        Ok(_) => {}
+        Err(e) => return Err(super::bulk::json_error(&e, body)),
+    }
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        return Err(Error::new(ErrorKind::MapperParsing, "failed to parse")
+            .caused_by(Error::new(ErrorKind::NotXContent, "Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes")));
+    }
+    Ok(())
+}
+
+pub fn delete(node: &Node, p: &Params) -> Result<Response> {
+    let name = p.required("index")?;
+    let id = p.required("id")?;
+    validate_id(id)?;
+    let pre = preconditions(
+        p.i64("version")?,
+        p.str("version_type"),
+        p.i64("if_seq_no")?,
+        p.i64("if_primary_term")?,
+        false,
+        true,
+    )?;
+    let refresh = refresh_param(p.str("refresh"))?;
+    let svc = resolve_single(node, name, true)?;
+    let r = single(svc.write(vec![DocWrite::Delete {
+        id: id.to_string(),
+        routing: p.str("routing").map(String::from),
+        pre,
+    }]))?;
+    after_write(&svc, refresh)?;
+    let mut w = ObjectWriter::new();
+    write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
+    Ok(Response {
+        status: if r.result == "not_found" { 404 } else { 200 },
+        body: w.finish(),
+    })
+}
+
+/// The one index a single-document request on `name` (index or alias) addresses.
+pub(super) fn resolve_single(
+    node: &Node,
+    name: &str,
+    for_write: bool,
+) -> Result<Arc<IndexService>> {
+    if let Some(s) = node.service(name) {
+        return Ok(s);
+    }
+    if for_write {
+        return node.write_target(name).and_then(|s| {
+            if node.service(&s.name()).is_some() {
+                Ok(s)
+            } else {
+                Err(Error::index_not_found(name))
+            }
+        });
+    }
+    let with_alias: Vec<_> = node
+        .all_services()
+        .into_iter()
+        .filter(|s| s.meta().aliases.contains_key(name))
+        .collect();
+    match with_alias.len() {
+        0 => Err(Error::index_not_found(name)),
+        1 => Ok(with_alias[0].clone()),
+        _ => {
+            let names: Vec<String> = with_alias.iter().map(|s| s.name()).collect();
+            Err(Error::illegal_argument(format!(
+                "alias [{name}] has more than one index associated with it [{}], can't execute a single index op",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+pub(super) fn source_filter(p: &Params) -> Result<Option<SourceFilter>> {
+    let mut includes = Vec::new();
+    let mut excludes = p.list("_source_excludes").unwrap_or_default();
+    match p.str("_source") {
+        Some("false") => return Ok(None),
+        Some("true") | None => {}
+        Some(list) => includes = list.split(',').map(|s| s.trim().to_string()).collect(),
+    }
+    if let Some(inc) = p.list("_source_includes") {
+        includes = inc;
+    }
+    excludes.retain(|e| !e.is_empty());
+    Ok(Some(SourceFilter { includes, excludes }))
+}
+
+fn current_doc(svc: &IndexService, id: &str, routing: Option<&str>) -> Result<Option<DocVersion>> {
+    let shard = svc.shard_of(id, routing);
+    Ok(svc.shards()[shard as usize]
+        .current(id)?
+        .filter(|d| d.source.is_some()))
+}
+
+/// A GET response body (also an mget item).
+fn get_body(
+    index: &str,
+    id: &str,
+    doc: Option<&DocVersion>,
+    filter: &Option<SourceFilter>,
+    p_version: bool,
+) -> Result<Vec<u8>> {
+    let _ = p_version;
+    let mut w = ObjectWriter::new();
+    w.field("_index", index).field("_id", id);
+    match doc {
+        None => {
+            w.field("found", &false);
+        }
+        Some(d) => {
+            w.field("_version", &d.version)
+                .field("_seq_no", &d.seq_no)
+                .field("_primary_term", &d.primary_term);
+            if let Some(r) = &d.routing {
+                w.field("_routing", r);
+            }
+            w.field("found", &true);
+            if let Some(f) = filter {
+                let src = d.source.as_ref().expect("live doc has source");
+                if f.is_noop() {
+                    w.raw("_source", src);
+                } else {
+                    let v: Value =
+                        serde_json::from_slice(src).map_err(|e| Error::internal(e.to_string()))?;
+                    w.field("_source", &f.apply(&v));
+                }
+            }
+        }
+    }
+    Ok(w.finish())
+}
+
+pub fn get(node: &Node, p: &Params) -> Result<Response> {
+    let name = p.required("index")?;
+    let id = p.required("id")?;
+    let svc = resolve_single(node, name, false)?;
+    if p.bool("refresh", false)? {
+        svc.refresh()?;
+    }
+    let doc = current_doc(&svc, id, p.str("routing"))?;
+    let body = get_body(&svc.name(), id, doc.as_ref(), &source_filter(p)?, true)?;
+    Ok(Response {
+        status: if doc.is_some() { 200 } else { 404 },
+        body,
+    })
+}
+
+pub fn exists(node: &Node, p: &Params) -> Result<Response> {
+    let name = p.required("index")?;
+    let id = p.required("id")?;
+    let svc = resolve_single(node, name, false)?;
+    let doc = current_doc(&svc, id, p.str("routing"))?;
+    Ok(Response::empty(if doc.is_some() { 200 } else { 404 }))
+}
+
+pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
+    let name = p.required("index")?;
+    let id = p.required("id")?;
+    let svc = resolve_single(node, name, false)?;
+    let Some(doc) = current_doc(&svc, id, p.str("routing"))? else {
+        return Err(Error::new(
+            ErrorKind::ResourceNotFound,
+            format!("Document not found [{}]/[{id}]", svc.name()),
+        ));
+    };
+    let src = doc.source.expect("live doc");
+    match source_filter(p)? {
+        Some(f) if !f.is_noop() => {
+            let v: Value =
+                serde_json::from_slice(&src).map_err(|e| Error::internal(e.to_string()))?;
+            Ok(Response::ok(&f.apply(&v)))
+        }
+        _ => Ok(Response {
+            status: 200,
+            body: src.to_vec(),
+        }),
+    }
+}
+
+pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let body = body
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
+    let default_index = p.str("index");
+    let mut specs: Vec<(Option<String>, String, Option<String>, Option<Value>)> = Vec::new();
+    if let Some(docs) = v.get("docs").and_then(Value::as_array) {
+        for d in docs {
+            let id = match d.get("_id") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                _ => return Err(validation(&["id is missing for doc 0".into()])),
+            };
+            let index = d
+                .get("_index")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .or(default_index.map(String::from));
+            let routing = d.get("routing").and_then(Value::as_str).map(String::from);
+            specs.push((index, id, routing, d.get("_source").cloned()));
+        }
+    } else if let Some(ids) = v.get("ids").and_then(Value::as_array) {
+        for id in ids {
+            let id = id
+                .as_str()
+                .map(String::from)
+                .unwrap_or_else(|| id.to_string());
+            specs.push((default_index.map(String::from), id, None, None));
+        }
+    } else {
+        return Err(validation(&["no documents to get".into()]));
+    }
+    let mut out = Vec::with_capacity(specs.len());
+    for (i, (index, id, routing, src)) in specs.into_iter().enumerate() {
+        let Some(index) = index else {
+            return Err(validation(&[format!("index is missing for doc {i}")]));
+        };
+        let filter = match src {
+            Some(Value::Bool(false)) => None,
+            Some(Value::Array(a)) => Some(SourceFilter {
+                includes: a
+                    .iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect(),
+                excludes: vec![],
+            }),
+            Some(Value::String(s)) => Some(SourceFilter {
+                includes: vec![s],
+                excludes: vec![],
+            }),
+            Some(Value::Object(o)) => Some(SourceFilter {
+                includes: strings(o.get("includes").or(o.get("include"))),
+                excludes: strings(o.get("excludes").or(o.get("exclude"))),
+            }),
+            _ => source_filter(p)?,
+        };
+        let item = match resolve_single(node, &index, false) {
+            Ok(svc) => {
+                let doc = current_doc(&svc, &id, routing.as_deref().or(p.str("routing")))?;
+                get_body(&svc.name(), &id, doc.as_ref(), &filter, true)?
+            }
+            Err(e) => {
+                let mut w = ObjectWriter::new();
+                w.field("_index", &index)
+                    .field("_id", &id)
+                    .field("error", &e.to_json());
+                w.finish()
+            }
+        };
+        out.push(item);
+    }
+    let mut body = b"{\"docs\":[".to_vec();
+    for (i, item) in out.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(item);
+    }
+    body.extend_from_slice(b"]}");
+    Ok(Response { status: 200, body })
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Merges `update` into `target` as OpenSearch's partial update does: objects recursively,
+/// everything else replaced. Returns whether anything changed.
+pub(super) fn deep_merge(target: &mut Map<String, Value>, update: &Map<String, Value>) -> bool {
+    let mut changed = false;
+    for (k, v) in update {
+        match (target.get_mut(k), v) {
+            (Some(Value::Object(t)), Value::Object(u)) => changed |= deep_merge(t, u),
+            (Some(existing), _) if existing == v => {}
+            _ => {
+                target.insert(k.clone(), v.clone());
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+pub struct UpdateRequest {
+    pub doc: Option<Map<String, Value>>,
+    pub upsert: Option<Map<String, Value>>,
+    pub doc_as_upsert: bool,
+    pub detect_noop: bool,
+}
+
+pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
+    let Value::Object(m) = v else {
+        return Err(Error::new(
+            ErrorKind::XContentParse,
+            "[1:1] [UpdateRequest] failed to parse object",
+        ));
+    };
+    let mut req = UpdateRequest {
+        doc: None,
+        upsert: None,
+        doc_as_upsert: false,
+        detect_noop: true,
+    };
+    for (k, val) in m {
+        match k.as_str() {
+            "doc" => req.doc = Some(object_of(val, "doc")?),
+            "upsert" => req.upsert = Some(object_of(val, "upsert")?),
+            "doc_as_upsert" => req.doc_as_upsert = val.as_bool().unwrap_or(false),
+            "detect_noop" => req.detect_noop = val.as_bool().unwrap_or(true),
+            "script" | "scripted_upsert" => return Err(Error::illegal_argument(
+                "scripted updates are not supported by Quarry yet; send a partial [doc] instead",
+            )),
+            "_source" => {}
+            other => {
+                return Err(Error::new(
+                    ErrorKind::XContentParse,
+                    format!("[1:2] [UpdateRequest] unknown field [{other}]"),
+                ))
+            }
+        }
+    }
+    if req.doc.is_none() && req.upsert.is_none() {
+        return Err(validation(&["script or doc is missing".into()]));
+    }
+    Ok(req)
+}
+
+fn object_of(v: &Value, what: &str) -> Result<Map<String, Value>> {
+    match v {
+        Value::Object(m) => Ok(m.clone()),
+        _ => Err(Error::new(
+            ErrorKind::XContentParse,
+            format!("[1:2] [UpdateRequest] failed to parse field [{what}]"),
+        )),
+    }
+}
+
+/// Runs one partial update with retries on conflict. `Ok((result, applied))`.
+pub(super) fn run_update(
+    svc: &IndexService,
+    id: &str,
+    routing: Option<&str>,
+    req: &UpdateRequest,
+    retries: i64,
+    pre: &Preconditions,
+) -> Result<OpResult> {
+    let meta = svc.meta();
+    let mut attempt = 0;
+    loop {
+        let current = current_doc(svc, id, routing)?;
+        let (source, expected) = match &current {
+            None => {
+                let doc = if let Some(u) = &req.upsert {
+                    u.clone()
+                } else if req.doc_as_upsert {
+                    req.doc.clone().unwrap_or_default()
+                } else {
+                    let shard = svc.shard_of(id, routing);
+                    return Err(Error::new(
+                        ErrorKind::DocumentMissing,
+                        format!("[{id}]: document missing"),
+                    )
+                    .on_shard(&meta.name, &meta.uuid, shard));
+                };
+                (doc, None)
+            }
+            Some(d) => {
+                let mut existing: Map<String, Value> =
+                    serde_json::from_slice(d.source.as_ref().expect("live"))
+                        .map_err(|e| Error::internal(e.to_string()))?;
+                let changed = deep_merge(&mut existing, req.doc.as_ref().unwrap_or(&Map::new()));
+                if !changed && req.detect_noop {
+                    return Ok(OpResult {
+                        id: id.to_string(),
+                        seq_no: d.seq_no,
+                        primary_term: d.primary_term,
+                        version: d.version,
+                        result: "noop",
+                    });
+                }
+                (existing, Some(d.clone()))
+            }
+        };
+        let mut pre = pre.clone();
+        match &expected {
+            Some(d) if pre.if_seq_no.is_none() => {
+                pre.if_seq_no = Some(d.seq_no);
+                pre.if_primary_term = Some(d.primary_term);
+            }
+            None if pre.if_seq_no.is_none() => pre.create = true,
+            _ => {}
+        }
+        let bytes = serde_json::to_vec(&Value::Object(source)).expect("json");
+        let out = svc.write(vec![DocWrite::Index {
+            id: id.to_string(),
+            routing: routing.map(String::from),
+            source: Arc::new(bytes),
+            pre,
+        }]);
+        match single(out) {
+            Err(e) if e.kind == ErrorKind::VersionConflict && attempt < retries => attempt += 1,
+            other => return other,
+        }
+    }
+}
+
+pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let name = p.required("index")?;
+    let id = p.required("id")?;
+    validate_id(id)?;
+    let body = body
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
+    let req = parse_update(&v)?;
+    let refresh = refresh_param(p.str("refresh"))?;
+    let retries = p.i64("retry_on_conflict")?.unwrap_or(0);
+    let pre = preconditions(
+        None,
+        None,
+        p.i64("if_seq_no")?,
+        p.i64("if_primary_term")?,
+        false,
+        false,
+    )?;
+    let svc = if req.upsert.is_some() || req.doc_as_upsert {
+        node.write_target(name)?
+    } else {
+        resolve_single(node, name, true)?
+    };
+    let r = run_update(&svc, id, p.str("routing"), &req, retries, &pre)?;
+    let applied = r.result != "noop";
+    if applied {
+        after_write(&svc, refresh)?;
+    }
+    let mut w = ObjectWriter::new();
+    if applied {
+        write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
+    } else {
+        w.field("_index", &svc.name())
+            .field("_id", &r.id)
+            .field("_version", &r.version)
+            .field("result", "noop");
+        w.field("_shards", &shards_header(&svc, false))
+            .field("_seq_no", &r.seq_no)
+            .field("_primary_term", &r.primary_term);
+    }
+    Ok(Response {
+        status: if r.result == "created" { 201 } else { 200 },
+        body: w.finish(),
+    })
+}

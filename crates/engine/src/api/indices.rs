@@ -1,0 +1,380 @@
+//! Index APIs: create, delete, get, exists, mappings, settings, refresh, flush, count, stats.
+
+use super::{Params, Response};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::index_service::{AliasMeta, IndexService};
+use crate::index::mapping::Mapping;
+use crate::metadata::target::{glob_match, IndicesOptions};
+use crate::node::Node;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub(super) fn body_json(body: Option<&[u8]>) -> Result<Option<Value>> {
+    match body {
+        None => Ok(None),
+        Some(b) if b.iter().all(|c| c.is_ascii_whitespace()) => Ok(None),
+        Some(b) => serde_json::from_slice(b)
+            .map(Some)
+            .map_err(|e| super::bulk::json_error(&e, b)),
+    }
+}
+
+pub(super) fn parse_alias_body(name: &str, v: Option<&Value>) -> Result<AliasMeta> {
+    crate::metadata::index_name::validate_alias_name(name)?;
+    let mut a = AliasMeta::default();
+    let Some(Value::Object(m)) = v else {
+        return Ok(a);
+    };
+    for (k, val) in m {
+        match k.as_str() {
+            "filter" => a.filter = Some(val.clone()),
+            "routing" => {
+                let r = scalar(val);
+                a.index_routing = Some(r.clone());
+                a.search_routing = Some(r);
+            }
+            "index_routing" => a.index_routing = Some(scalar(val)),
+            "search_routing" => a.search_routing = Some(scalar(val)),
+            "is_write_index" => a.is_write_index = val.as_bool(),
+            "is_hidden" => a.is_hidden = val.as_bool(),
+            other => {
+                return Err(Error::new(
+                    ErrorKind::XContentParse,
+                    format!("[1:2] [alias] unknown field [{other}]"),
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn scalar(v: &Value) -> String {
+    v.as_str()
+        .map(String::from)
+        .unwrap_or_else(|| v.to_string())
+}
+
+pub fn create(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let name = p.required("index")?;
+    let body = body_json(body)?;
+    let mut settings = None;
+    let mut mappings = None;
+    let mut aliases = BTreeMap::new();
+    if let Some(Value::Object(m)) = &body {
+        for (k, v) in m {
+            match k.as_str() {
+                "settings" => settings = Some(v),
+                "mappings" => mappings = Some(v),
+                "aliases" => {
+                    let Value::Object(am) = v else {
+                        return Err(Error::new(ErrorKind::Parse, "Failed to parse aliases"));
+                    };
+                    for (alias, def) in am {
+                        aliases.insert(alias.clone(), parse_alias_body(alias, Some(def))?);
+                    }
+                }
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::Parse,
+                        format!("unknown key [{other}] for create index"),
+                    ));
+                }
+            }
+        }
+    } else if body.is_some() {
+        return Err(Error::new(
+            ErrorKind::Parse,
+            "Failed to parse content to map",
+        ));
+    }
+    node.create_index(name, settings, mappings, Some(aliases))?;
+    Ok(Response::ok(
+        &json!({"acknowledged": true, "shards_acknowledged": true, "index": name}),
+    ))
+}
+
+pub fn delete(node: &Node, p: &Params) -> Result<Response> {
+    let expr = p.required("index")?;
+    let opts = p.indices_options(IndicesOptions {
+        ignore_unavailable: false,
+        allow_no_indices: true,
+        expand_open: true,
+        expand_hidden: false,
+    })?;
+    // Deleting through an alias is refused, as OpenSearch refuses it.
+    for part in expr.split(',') {
+        if !part.contains('*')
+            && node.service(part).is_none()
+            && node
+                .all_metas()
+                .iter()
+                .any(|m| m.aliases.contains_key(part))
+        {
+            return Err(Error::illegal_argument(format!(
+                "The provided expression [{part}] matches an alias, specify the corresponding concrete indices instead."
+            )));
+        }
+    }
+    if expr == "_all" || expr == "*" {
+        // action.destructive_requires_name defaults to false in OpenSearch 2.x.
+    }
+    let targets = node.resolve(expr, opts)?;
+    for svc in targets {
+        node.delete_index(&svc.name())?;
+    }
+    Ok(Response::acknowledged())
+}
+
+fn targets(node: &Node, p: &Params, defaults: IndicesOptions) -> Result<Vec<Arc<IndexService>>> {
+    let opts = p.indices_options(defaults)?;
+    node.resolve(p.str("index").unwrap_or("_all"), opts)
+}
+
+fn strict_read() -> IndicesOptions {
+    IndicesOptions {
+        ignore_unavailable: false,
+        allow_no_indices: false,
+        expand_open: true,
+        expand_hidden: false,
+    }
+}
+
+fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
+    Value::Object(
+        aliases
+            .iter()
+            .map(|(k, a)| (k.clone(), serde_json::to_value(a).expect("json")))
+            .collect(),
+    )
+}
+
+pub fn get(node: &Node, p: &Params) -> Result<Response> {
+    let flat = p.bool("flat_settings", false)?;
+    let mut out = Map::new();
+    for svc in targets(node, p, strict_read())? {
+        let m = svc.meta();
+        out.insert(
+            m.name.clone(),
+            json!({"aliases": render_aliases(&m.aliases), "mappings": m.mapping.render(), "settings": m.settings.render(flat)}),
+        );
+    }
+    Ok(Response::ok(&Value::Object(out)))
+}
+
+pub fn exists(node: &Node, p: &Params) -> Result<Response> {
+    match targets(node, p, strict_read()) {
+        Ok(t) if !t.is_empty() => Ok(Response::empty(200)),
+        Ok(_) => Ok(Response::empty(404)),
+        Err(e) if e.kind == ErrorKind::IndexNotFound => Ok(Response::empty(404)),
+        Err(e) => Err(e),
+    }
+}
+
+pub fn get_mapping(node: &Node, p: &Params) -> Result<Response> {
+    let mut out = Map::new();
+    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+        let m = svc.meta();
+        out.insert(m.name.clone(), json!({"mappings": m.mapping.render()}));
+    }
+    Ok(Response::ok(&Value::Object(out)))
+}
+
+pub fn put_mapping(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let body = body_json(body)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: mapping source is missing;",
+        )
+    })?;
+    let update = Mapping::parse(&body)?;
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions {
+            ignore_unavailable: false,
+            allow_no_indices: false,
+            expand_open: true,
+            expand_hidden: false,
+        },
+    )?;
+    // Validate against every index first, so a conflict on one changes none.
+    for svc in &svcs {
+        svc.meta().mapping.merged(&update)?;
+    }
+    for svc in &svcs {
+        svc.merge_mapping(&update)?;
+    }
+    Ok(Response::acknowledged())
+}
+
+pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
+    let flat = p.bool("flat_settings", false)?;
+    let names = p.list("name");
+    let mut out = Map::new();
+    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+        let m = svc.meta();
+        let mut settings = m.settings.flat.clone();
+        if let Some(names) = &names {
+            settings.retain(|k, _| {
+                names
+                    .iter()
+                    .any(|n| glob_match(n, k) || glob_match(&format!("index.{n}"), k))
+            });
+            if settings.is_empty() {
+                continue;
+            }
+        }
+        out.insert(
+            m.name.clone(),
+            json!({"settings": crate::index::settings::render_map(&settings, flat)}),
+        );
+    }
+    Ok(Response::ok(&Value::Object(out)))
+}
+
+pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let body = body_json(body)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: no settings to update;",
+        )
+    })?;
+    let body = match body.get("settings") {
+        Some(inner) if body.as_object().map(|o| o.len()) == Some(1) => inner.clone(),
+        _ => body,
+    };
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions {
+            ignore_unavailable: false,
+            allow_no_indices: false,
+            expand_open: true,
+            expand_hidden: false,
+        },
+    )?;
+    for svc in &svcs {
+        let m = svc.meta();
+        m.settings.updated(&body, &m.name, &m.uuid)?;
+    }
+    for svc in &svcs {
+        svc.update_meta(|m| {
+            m.settings = m.settings.updated(&body, &m.name, &m.uuid)?;
+            Ok(())
+        })?;
+    }
+    Ok(Response::acknowledged())
+}
+
+fn shard_totals(svcs: &[Arc<IndexService>]) -> (u32, u32) {
+    let mut total = 0;
+    let mut primaries = 0;
+    for s in svcs {
+        let m = s.meta();
+        primaries += m.settings.number_of_shards;
+        total += m.settings.number_of_shards * (1 + m.settings.number_of_replicas);
+    }
+    (total, primaries)
+}
+
+pub fn refresh(node: &Node, p: &Params) -> Result<Response> {
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    for s in &svcs {
+        s.refresh()?;
+    }
+    let (total, ok) = shard_totals(&svcs);
+    Ok(Response::ok(
+        &json!({"_shards": {"total": total, "successful": ok, "failed": 0}}),
+    ))
+}
+
+pub fn flush(node: &Node, p: &Params) -> Result<Response> {
+    refresh(node, p)
+}
+
+pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    if let Some(v) = body_json(body)? {
+        let is_match_all = v
+            .get("query")
+            .map(|q| q.get("match_all").is_some())
+            .unwrap_or(true);
+        if !is_match_all {
+            return Err(Error::illegal_argument(
+                "only [match_all] counts are supported until the query DSL lands",
+            ));
+        }
+    }
+    if p.str("q").is_some() {
+        return Err(Error::illegal_argument(
+            "[q] is not supported until the query DSL lands",
+        ));
+    }
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    let count: u64 = svcs.iter().map(|s| s.doc_count()).sum();
+    let shards: u32 = svcs
+        .iter()
+        .map(|s| s.meta().settings.number_of_shards)
+        .sum();
+    Ok(Response::ok(
+        &json!({"count": count, "_shards": {"total": shards, "successful": shards, "skipped": 0, "failed": 0}}),
+    ))
+}
+
+fn index_stats(svc: &IndexService) -> Value {
+    let docs: u64 = svc.shards().iter().map(|s| s.doc_count()).sum();
+    let deleted: u64 = svc.shards().iter().map(|s| s.deleted_count()).sum();
+    let size: u64 = svc.shards().iter().map(|s| s.store_size()).sum();
+    json!({
+        "docs": {"count": docs, "deleted": deleted},
+        "store": {"size_in_bytes": size, "reserved_in_bytes": 0},
+        "indexing": {"index_total": svc.shards().iter().map(|s| s.max_seq_no() + 1).sum::<i64>()},
+        "segments": {"count": svc.shards().iter().map(|s| s.segment_count()).sum::<usize>()},
+    })
+}
+
+fn add_stats(total: &mut Value, part: &Value) {
+    match (total, part) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (k, v) in p {
+                match t.get_mut(k) {
+                    Some(existing) => add_stats(existing, v),
+                    None => {
+                        t.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (t @ Value::Number(_), Value::Number(p)) => {
+            let sum = t.as_i64().unwrap_or(0) + p.as_i64().unwrap_or(0);
+            *t = Value::from(sum);
+        }
+        _ => {}
+    }
+}
+
+pub fn stats(node: &Node, p: &Params) -> Result<Response> {
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    let (total, ok) = shard_totals(&svcs);
+    let mut all = json!({});
+    let mut indices = Map::new();
+    for s in &svcs {
+        let st = index_stats(s);
+        add_stats(&mut all, &st);
+        let m = s.meta();
+        let health = if m.settings.number_of_replicas > 0 {
+            "yellow"
+        } else {
+            "green"
+        };
+        indices.insert(
+            m.name.clone(),
+            json!({"uuid": m.uuid, "health": health, "primaries": st, "total": st}),
+        );
+    }
+    Ok(Response::ok(&json!({
+        "_shards": {"total": total, "successful": ok, "failed": 0},
+        "_all": {"primaries": all, "total": all},
+        "indices": indices,
+    })))
+}

@@ -1,0 +1,98 @@
+//! The engine's request surface: one entry point taking an action name, its parameters and the
+//! raw body, returning a status and the final JSON bytes. One module per API area.
+
+mod aliases;
+mod bulk;
+mod cat;
+mod cluster;
+mod document;
+mod indices;
+mod json_writer;
+mod params;
+mod source_filter;
+
+pub use params::Params;
+
+use crate::error::{Error, Result};
+use crate::node::Node;
+
+pub struct Response {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn json(status: u16, value: &serde_json::Value) -> Response {
+        Response {
+            status,
+            body: serde_json::to_vec(value).expect("json serializes"),
+        }
+    }
+    pub fn ok(value: &serde_json::Value) -> Response {
+        Response::json(200, value)
+    }
+    pub fn acknowledged() -> Response {
+        Response {
+            status: 200,
+            body: br#"{"acknowledged":true}"#.to_vec(),
+        }
+    }
+    pub fn empty(status: u16) -> Response {
+        Response {
+            status,
+            body: Vec::new(),
+        }
+    }
+}
+
+pub fn parse_node_config(bytes: &[u8]) -> Result<crate::node::NodeConfig> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::illegal_argument(format!("invalid node configuration: {e}")))
+}
+
+/// Whether an action runs on the write pool (it may block on fsync) or the search pool.
+pub fn is_write(action: &str) -> bool {
+    action.starts_with("indices:data/write") || action.starts_with("indices:admin")
+}
+
+pub fn execute(
+    node: &Node,
+    action: &str,
+    params: &Params,
+    body: Option<&[u8]>,
+) -> Result<Response> {
+    match action {
+        "cluster:monitor/health" => cluster::health(node, params),
+        "cluster:monitor/state/metadata" => cluster::node_info(node),
+        "indices:admin/create" => indices::create(node, params, body),
+        "indices:admin/delete" => indices::delete(node, params),
+        "indices:admin/get" => indices::get(node, params),
+        "indices:admin/exists" => indices::exists(node, params),
+        "indices:admin/mappings/get" => indices::get_mapping(node, params),
+        "indices:admin/mapping/put" => indices::put_mapping(node, params, body),
+        "indices:monitor/settings/get" => indices::get_settings(node, params),
+        "indices:admin/settings/update" => indices::put_settings(node, params, body),
+        "indices:admin/refresh" => indices::refresh(node, params),
+        "indices:admin/flush" => indices::flush(node, params),
+        "indices:data/read/count" => indices::count(node, params, body),
+        "indices:monitor/stats" => indices::stats(node, params),
+        "indices:admin/aliases" => aliases::update(node, body),
+        "indices:admin/alias/put" => aliases::put(node, params, body),
+        "indices:admin/alias/delete" => aliases::delete(node, params),
+        "indices:admin/aliases/get" => aliases::get(node, params),
+        "indices:admin/aliases/exists" => aliases::exists(node, params),
+        "cat:indices" => cat::indices(node, params),
+        "cat:aliases" => cat::aliases(node, params),
+        "indices:data/write/index" => document::index(node, params, body),
+        "indices:data/write/delete" => document::delete(node, params),
+        "indices:data/write/update" => document::update(node, params, body),
+        "indices:data/write/bulk" => bulk::bulk(node, params, body),
+        "indices:data/read/get" => document::get(node, params),
+        "indices:data/read/exists" => document::exists(node, params),
+        "indices:data/read/source" => document::get_source(node, params),
+        "indices:data/read/mget" => document::mget(node, params, body),
+        other => Err(Error::illegal_argument(format!(
+            "unknown engine action [{other}]"
+        ))),
+    }
+}

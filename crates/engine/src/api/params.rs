@@ -1,0 +1,81 @@
+//! Request parameters as the HTTP layer hands them over (path and query values, as strings),
+//! parsed with OpenSearch's rules and messages.
+
+use crate::error::{Error, Result};
+use crate::metadata::target::IndicesOptions;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Default, Clone)]
+pub struct Params(pub Map<String, Value>);
+
+impl Params {
+    pub fn from_json(bytes: &[u8]) -> Result<Params> {
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(m)) => Ok(Params(m)),
+            _ => Err(Error::illegal_argument("parameters must be a JSON object")),
+        }
+    }
+
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+
+    pub fn required(&self, key: &str) -> Result<&str> {
+        self.str(key)
+            .ok_or_else(|| Error::illegal_argument(format!("missing parameter [{key}]")))
+    }
+
+    pub fn bool(&self, key: &str, default: bool) -> Result<bool> {
+        match self.0.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::String(s)) if s.is_empty() || s == "true" => Ok(true),
+            Some(Value::String(s)) if s == "false" => Ok(false),
+            Some(v) => Err(Error::illegal_argument(format!(
+                "Failed to parse value [{}] as only [true] or [false] are allowed.",
+                v.as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| v.to_string())
+            ))),
+        }
+    }
+
+    pub fn i64(&self, key: &str) -> Result<Option<i64>> {
+        match self.0.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => Ok(n.as_i64()),
+            Some(Value::String(s)) => s.parse::<i64>().map(Some).map_err(|_| {
+                Error::illegal_argument(format!(
+                    "Failed to parse int parameter [{key}] with value [{s}]"
+                ))
+                .caused_by(Error::new(
+                    crate::error::ErrorKind::NumberFormat,
+                    format!("For input string: \"{s}\""),
+                ))
+            }),
+            Some(v) => Err(Error::illegal_argument(format!(
+                "Failed to parse int parameter [{key}] with value [{v}]"
+            ))),
+        }
+    }
+
+    pub fn list(&self, key: &str) -> Option<Vec<String>> {
+        self.str(key).map(|s| {
+            s.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+    }
+
+    /// `ignore_unavailable`, `allow_no_indices`, `expand_wildcards` over the API's defaults.
+    pub fn indices_options(&self, mut defaults: IndicesOptions) -> Result<IndicesOptions> {
+        defaults.ignore_unavailable =
+            self.bool("ignore_unavailable", defaults.ignore_unavailable)?;
+        defaults.allow_no_indices = self.bool("allow_no_indices", defaults.allow_no_indices)?;
+        if let Some(w) = self.str("expand_wildcards") {
+            defaults.apply_expand_wildcards(w)?;
+        }
+        Ok(defaults)
+    }
+}

@@ -1,0 +1,208 @@
+//! The engine's one error table: every failure carries an OpenSearch exception type and an HTTP
+//! status, so the HTTP layer renders it without knowing where it came from.
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// OpenSearch exception kinds the engine can raise. The table in [`ErrorKind::type_and_status`]
+/// is the only place that maps them to wire names and statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    IllegalArgument,
+    IllegalState,
+    IndexNotFound,
+    ResourceAlreadyExists,
+    ResourceNotFound,
+    InvalidIndexName,
+    InvalidAliasName,
+    InvalidTypeName,
+    MapperParsing,
+    StrictDynamicMapping,
+    VersionConflict,
+    DocumentMissing,
+    Parse,
+    XContentParse,
+    JsonParse,
+    NotXContent,
+    ActionRequestValidation,
+    Settings,
+    IndexClosed,
+    AliasesNotFound,
+    NumberFormat,
+    DateTimeParse,
+    Timeout,
+    Internal,
+}
+
+impl ErrorKind {
+    pub fn type_and_status(self) -> (&'static str, u16) {
+        use ErrorKind::*;
+        match self {
+            IllegalArgument => ("illegal_argument_exception", 400),
+            IllegalState => ("illegal_state_exception", 500),
+            IndexNotFound => ("index_not_found_exception", 404),
+            ResourceAlreadyExists => ("resource_already_exists_exception", 400),
+            ResourceNotFound => ("resource_not_found_exception", 404),
+            InvalidIndexName => ("invalid_index_name_exception", 400),
+            InvalidAliasName => ("invalid_alias_name_exception", 400),
+            InvalidTypeName => ("invalid_type_name_exception", 400),
+            MapperParsing => ("mapper_parsing_exception", 400),
+            StrictDynamicMapping => ("strict_dynamic_mapping_exception", 400),
+            VersionConflict => ("version_conflict_engine_exception", 409),
+            DocumentMissing => ("document_missing_exception", 404),
+            Parse => ("parse_exception", 400),
+            XContentParse => ("x_content_parse_exception", 400),
+            JsonParse => ("json_parse_exception", 400),
+            NotXContent => ("not_x_content_exception", 400),
+            ActionRequestValidation => ("action_request_validation_exception", 400),
+            Settings => ("settings_exception", 400),
+            IndexClosed => ("index_closed_exception", 400),
+            AliasesNotFound => ("aliases_not_found_exception", 404),
+            NumberFormat => ("number_format_exception", 400),
+            DateTimeParse => ("date_time_parse_exception", 400),
+            Timeout => ("timeout_exception", 504),
+            Internal => ("exception", 500),
+        }
+    }
+}
+
+/// An engine error: kind, OpenSearch's reason text, the extra fields OpenSearch prints beside it
+/// (`index`, `index_uuid`, `shard`, `resource.type`, …) in its order, and an optional cause.
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub reason: String,
+    pub metadata: Vec<(String, Value)>,
+    pub caused_by: Option<Box<Error>>,
+    /// Overrides the table's status where OpenSearch answers differently for the same type.
+    pub status_override: Option<u16>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, reason: impl Into<String>) -> Self {
+        Error {
+            kind,
+            reason: reason.into(),
+            metadata: Vec::new(),
+            caused_by: None,
+            status_override: None,
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.metadata.push((key.to_string(), value.into()));
+        self
+    }
+
+    pub fn caused_by(mut self, cause: Error) -> Self {
+        self.caused_by = Some(Box::new(cause));
+        self
+    }
+
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status_override = Some(status);
+        self
+    }
+
+    pub fn status(&self) -> u16 {
+        self.status_override
+            .unwrap_or_else(|| self.kind.type_and_status().1)
+    }
+
+    pub fn type_name(&self) -> &'static str {
+        self.kind.type_and_status().0
+    }
+
+    pub fn illegal_argument(reason: impl Into<String>) -> Self {
+        Error::new(ErrorKind::IllegalArgument, reason)
+    }
+
+    pub fn internal(reason: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Internal, reason)
+    }
+
+    pub fn index_not_found(index: &str) -> Self {
+        Error::new(ErrorKind::IndexNotFound, format!("no such index [{index}]"))
+            .with("index", index)
+            .with("resource.id", index)
+            .with("resource.type", "index_or_alias")
+            .with("index_uuid", "_na_")
+    }
+
+    /// Attaches the shard-level fields OpenSearch prints on document errors.
+    pub fn on_shard(self, index: &str, uuid: &str, shard: u32) -> Self {
+        self.with("index", index)
+            .with("shard", shard.to_string())
+            .with("index_uuid", uuid)
+    }
+
+    /// The error as OpenSearch renders one cause: type, reason, extra fields, then caused_by.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), Value::from(self.type_name()));
+        m.insert("reason".into(), Value::from(self.reason.clone()));
+        for (k, v) in &self.metadata {
+            m.insert(k.clone(), v.clone());
+        }
+        if let Some(c) = &self.caused_by {
+            m.insert("caused_by".into(), c.to_json());
+        }
+        Value::Object(m)
+    }
+
+    /// The wire form handed to the HTTP layer: the cause object plus its status.
+    pub fn to_wire(&self) -> Value {
+        let mut v = self.to_json();
+        if let Value::Object(m) = &mut v {
+            m.insert("status".into(), Value::from(self.status()));
+        }
+        v
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.type_name(), self.reason)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<tantivy::TantivyError> for Error {
+    fn from(e: tantivy::TantivyError) -> Self {
+        Error::internal(format!("engine failure: {e}"))
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::internal(format!("i/o failure: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_not_found_renders_opensearch_fields() {
+        let e = Error::index_not_found("logs");
+        let v = e.to_wire();
+        assert_eq!(v["type"], "index_not_found_exception");
+        assert_eq!(v["reason"], "no such index [logs]");
+        assert_eq!(v["index_uuid"], "_na_");
+        assert_eq!(v["status"], 404);
+    }
+
+    #[test]
+    fn caused_by_nests() {
+        let e = Error::new(ErrorKind::MapperParsing, "failed to parse")
+            .caused_by(Error::illegal_argument("bad"));
+        assert_eq!(
+            e.to_json()["caused_by"]["type"],
+            "illegal_argument_exception"
+        );
+    }
+}

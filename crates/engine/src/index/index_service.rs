@@ -1,0 +1,337 @@
+//! One index: its metadata (settings, mapping, aliases, persisted atomically) and its shards.
+//! Writes route to shards by murmur3 of `_routing` or `_id`, as OpenSearch does.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::document_parser::{parse_document, FieldValue};
+use crate::index::mapping::Mapping;
+use crate::index::schema;
+use crate::index::settings::IndexSettings;
+use crate::index::shard::{OpResult, Preconditions, Shard, ShardOp};
+use crate::util::murmur3::shard_for;
+use parking_lot::{Mutex, RwLock};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct AliasMeta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_routing: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_routing: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_write_index: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_hidden: Option<bool>,
+}
+
+#[derive(Debug, Clone)]
+pub struct IndexMeta {
+    pub name: String,
+    pub uuid: String,
+    pub settings: IndexSettings,
+    pub mapping: Mapping,
+    pub aliases: BTreeMap<String, AliasMeta>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PersistedMeta {
+    name: String,
+    uuid: String,
+    settings: BTreeMap<String, Value>,
+    mappings: Value,
+    aliases: BTreeMap<String, AliasMeta>,
+}
+
+/// A write to an index, before routing.
+pub enum DocWrite {
+    Index {
+        id: String,
+        routing: Option<String>,
+        source: Arc<Vec<u8>>,
+        pre: Preconditions,
+    },
+    Delete {
+        id: String,
+        routing: Option<String>,
+        pre: Preconditions,
+    },
+}
+
+pub struct WriteOutcome {
+    pub shard: u32,
+    pub result: Result<OpResult>,
+}
+
+pub struct IndexService {
+    dir: PathBuf,
+    meta: RwLock<Arc<IndexMeta>>,
+    shards: Vec<Arc<Shard>>,
+    /// Serializes mapping changes (explicit and dynamic) and their schema extensions.
+    mapping_lock: Mutex<()>,
+}
+
+fn tokenizers(index: &tantivy::Index) {
+    crate::analysis::register(index.tokenizers());
+}
+
+impl IndexService {
+    pub fn create(dir: &Path, meta: IndexMeta) -> Result<Arc<IndexService>> {
+        std::fs::create_dir_all(dir)?;
+        let schema = match schema::extend(&schema::base_schema(), &meta.mapping) {
+            Some(ext) => ext.schema,
+            None => schema::base_schema(),
+        };
+        persist(dir, &meta)?;
+        let mapping = meta.mapping.clone();
+        let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
+        let shards = (0..meta.settings.number_of_shards)
+            .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, tokenizers, &parse))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Arc::new(IndexService {
+            dir: dir.to_path_buf(),
+            meta: RwLock::new(Arc::new(meta)),
+            shards,
+            mapping_lock: Mutex::new(()),
+        }))
+    }
+
+    pub fn open(dir: &Path) -> Result<Arc<IndexService>> {
+        let bytes = std::fs::read(dir.join("_state").join("index.json"))?;
+        let p: PersistedMeta = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::internal(format!("corrupt index metadata: {e}")))?;
+        let meta = IndexMeta {
+            name: p.name,
+            uuid: p.uuid,
+            settings: IndexSettings::from_flat(p.settings)?,
+            mapping: Mapping::parse(&p.mappings)?,
+            aliases: p.aliases,
+        };
+        let mapping = meta.mapping.clone();
+        let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
+        let shards = (0..meta.settings.number_of_shards)
+            .map(|n| {
+                Shard::open(
+                    &dir.join(n.to_string()),
+                    n,
+                    &schema::base_schema(),
+                    tokenizers,
+                    &parse,
+                )
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let svc = Arc::new(IndexService {
+            dir: dir.to_path_buf(),
+            meta: RwLock::new(Arc::new(meta)),
+            shards,
+            mapping_lock: Mutex::new(()),
+        });
+        // The mapping file is written after meta.json on extension; a crash between the two
+        // leaves tantivy ahead, which is harmless. The reverse cannot happen.
+        svc.ensure_schema(&svc.meta().mapping)?;
+        Ok(svc)
+    }
+
+    pub fn meta(&self) -> Arc<IndexMeta> {
+        self.meta.read().clone()
+    }
+
+    pub fn name(&self) -> String {
+        self.meta.read().name.clone()
+    }
+
+    pub fn shards(&self) -> &[Arc<Shard>] {
+        &self.shards
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Replaces metadata and persists it (settings, aliases).
+    pub fn update_meta(&self, f: impl FnOnce(&mut IndexMeta) -> Result<()>) -> Result<()> {
+        let _g = self.mapping_lock.lock();
+        let mut m = (*self.meta()).clone();
+        f(&mut m)?;
+        persist(&self.dir, &m)?;
+        *self.meta.write() = Arc::new(m);
+        Ok(())
+    }
+
+    fn ensure_schema(&self, mapping: &Mapping) -> Result<()> {
+        for shard in &self.shards {
+            if let Some(ext) = schema::extend(&shard.schema(), mapping) {
+                shard.extend_schema(&ext)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges a mapping update: schema first, then the mapping, so a mapped field always has
+    /// its tantivy field. Returns whether anything changed.
+    pub fn merge_mapping(&self, update: &Mapping) -> Result<bool> {
+        let _g = self.mapping_lock.lock();
+        let current = self.meta();
+        let merged = current.mapping.merged(update)?;
+        if merged.render() == current.mapping.render() {
+            return Ok(false);
+        }
+        self.ensure_schema(&merged)?;
+        let mut m = (*current).clone();
+        m.mapping = merged;
+        persist(&self.dir, &m)?;
+        *self.meta.write() = Arc::new(m);
+        Ok(true)
+    }
+
+    /// Field values for a document, applying any dynamic mapping it introduces.
+    pub fn parse(&self, id: &str, source: &Value) -> Result<Vec<(String, FieldValue)>> {
+        let mapping = self.meta().mapping.clone();
+        let parsed = parse_document(&mapping, id, source)?;
+        let Some(update) = parsed.dynamic_update else {
+            return Ok(parsed.values);
+        };
+        let update = Mapping::parse(&update)?;
+        self.merge_mapping(&update)?;
+        let again = parse_document(&self.meta().mapping, id, source)?;
+        Ok(again.values)
+    }
+
+    pub fn shard_of(&self, id: &str, routing: Option<&str>) -> u32 {
+        shard_for(routing.unwrap_or(id), self.shards.len() as u32)
+    }
+
+    /// Runs writes: parse (with dynamic mapping), route, apply per shard in request order,
+    /// then make them durable as the index's translog durability asks.
+    pub fn write(&self, writes: Vec<DocWrite>) -> Vec<WriteOutcome> {
+        let meta = self.meta();
+        let n = writes.len();
+        let mut per_shard: Vec<Vec<(usize, ShardOp)>> =
+            (0..self.shards.len()).map(|_| Vec::new()).collect();
+        let mut outcomes: Vec<Option<WriteOutcome>> = (0..n).map(|_| None).collect();
+        for (i, w) in writes.into_iter().enumerate() {
+            match w {
+                DocWrite::Index {
+                    id,
+                    routing,
+                    source,
+                    pre,
+                } => {
+                    let shard = self.shard_of(&id, routing.as_deref());
+                    let values = serde_json::from_slice::<Value>(&source)
+                        .map_err(|e| source_parse_error(&e))
+                        .and_then(|doc| self.parse(&id, &doc));
+                    match values {
+                        Ok(values) => per_shard[shard as usize].push((
+                            i,
+                            ShardOp::Index {
+                                id,
+                                routing,
+                                source,
+                                values,
+                                pre,
+                            },
+                        )),
+                        Err(e) => {
+                            outcomes[i] = Some(WriteOutcome {
+                                shard,
+                                result: Err(e),
+                            })
+                        }
+                    }
+                }
+                DocWrite::Delete { id, routing, pre } => {
+                    let shard = self.shard_of(&id, routing.as_deref());
+                    per_shard[shard as usize].push((i, ShardOp::Delete { id, pre }));
+                }
+            }
+        }
+        for (s, ops) in per_shard.into_iter().enumerate() {
+            if ops.is_empty() {
+                continue;
+            }
+            let (idx, ops): (Vec<usize>, Vec<ShardOp>) = ops.into_iter().unzip();
+            let shard = &self.shards[s];
+            match shard.apply(ops, &meta.name, &meta.uuid) {
+                Ok(results) => {
+                    for (i, r) in idx.into_iter().zip(results) {
+                        outcomes[i] = Some(WriteOutcome {
+                            shard: s as u32,
+                            result: r,
+                        });
+                    }
+                }
+                Err(e) => {
+                    for i in idx {
+                        outcomes[i] = Some(WriteOutcome {
+                            shard: s as u32,
+                            result: Err(e.clone()),
+                        });
+                    }
+                }
+            }
+            if meta.settings.durability == crate::index::settings::Durability::Request {
+                if let Err(e) = shard.sync() {
+                    for o in outcomes
+                        .iter_mut()
+                        .flatten()
+                        .filter(|o| o.shard == s as u32)
+                    {
+                        o.result = Err(e.clone());
+                    }
+                }
+            }
+        }
+        outcomes
+            .into_iter()
+            .map(|o| o.expect("every write has an outcome"))
+            .collect()
+    }
+
+    pub fn refresh(&self) -> Result<()> {
+        for s in &self.shards {
+            s.refresh()?;
+        }
+        Ok(())
+    }
+
+    pub fn doc_count(&self) -> u64 {
+        self.shards.iter().map(|s| s.doc_count()).sum()
+    }
+
+    pub fn close(&self) -> Result<()> {
+        for s in &self.shards {
+            s.close()?;
+        }
+        Ok(())
+    }
+}
+
+fn source_parse_error(e: &serde_json::Error) -> Error {
+    Error::new(ErrorKind::MapperParsing, "failed to parse")
+        .caused_by(Error::new(ErrorKind::JsonParse, e.to_string()))
+}
+
+fn replay_parse(mapping: &Mapping, id: &str, src: &[u8]) -> Result<Vec<(String, FieldValue)>> {
+    let doc: Value = serde_json::from_slice(src).map_err(|e| source_parse_error(&e))?;
+    // The mapping on disk already holds every field a logged document introduced (the mapping
+    // is persisted before the write is logged), so replay never needs a dynamic update.
+    Ok(parse_document(mapping, id, &doc)?.values)
+}
+
+fn persist(dir: &Path, meta: &IndexMeta) -> Result<()> {
+    let p = PersistedMeta {
+        name: meta.name.clone(),
+        uuid: meta.uuid.clone(),
+        settings: meta.settings.flat.clone(),
+        mappings: meta.mapping.render(),
+        aliases: meta.aliases.clone(),
+    };
+    let bytes = serde_json::to_vec_pretty(&p).map_err(|e| Error::internal(e.to_string()))?;
+    crate::util::fs::atomic_write(&dir.join("_state").join("index.json"), &bytes)?;
+    Ok(())
+}

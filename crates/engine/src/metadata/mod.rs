@@ -1,0 +1,2 @@
+pub mod index_name;
+pub mod target;

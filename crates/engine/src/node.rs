@@ -1,0 +1,344 @@
+//! The node: its identity, the indices it holds on disk, the thread pools requests run on, and
+//! the background work (scheduled refresh, async translog sync).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::index_service::{IndexMeta, IndexService};
+use crate::index::mapping::Mapping;
+use crate::index::settings::{Durability, IndexSettings};
+use crate::metadata::index_name::validate_index_name;
+use crate::metadata::target::{self, glob_match, IndicesOptions};
+use crate::util::{fs::atomic_write, ids};
+use parking_lot::{Mutex, RwLock};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct NodeConfig {
+    pub data_path: PathBuf,
+    pub node_name: String,
+    pub cluster_name: String,
+    /// `action.auto_create_index`: `true`, `false`, or OpenSearch's `+a*,-b*` list.
+    #[serde(default = "default_auto_create")]
+    pub auto_create_index: String,
+}
+
+fn default_auto_create() -> String {
+    "true".into()
+}
+
+#[derive(Serialize, Deserialize)]
+struct NodeIdentity {
+    node_id: String,
+    cluster_uuid: String,
+}
+
+pub struct Node {
+    pub config: NodeConfig,
+    pub node_id: String,
+    pub cluster_uuid: String,
+    indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
+    /// Serializes index creation and deletion (and alias changes across indices).
+    admin_lock: Mutex<()>,
+    write_pool: rayon::ThreadPool,
+    search_pool: rayon::ThreadPool,
+    stop: Arc<AtomicBool>,
+    background: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Node {
+    pub fn open(config: NodeConfig) -> Result<Arc<Node>> {
+        let data = &config.data_path;
+        std::fs::create_dir_all(data.join("indices"))?;
+        let id_path = data.join("_state").join("node.json");
+        let identity: NodeIdentity = match std::fs::read(&id_path) {
+            Ok(b) => serde_json::from_slice(&b)
+                .map_err(|e| Error::internal(format!("corrupt node metadata: {e}")))?,
+            Err(_) => {
+                let id = NodeIdentity {
+                    node_id: ids::random_uuid(),
+                    cluster_uuid: ids::random_uuid(),
+                };
+                atomic_write(&id_path, &serde_json::to_vec(&id).expect("json"))?;
+                id
+            }
+        };
+        let mut indices = BTreeMap::new();
+        for entry in std::fs::read_dir(data.join("indices"))?.flatten() {
+            let dir = entry.path();
+            if dir.extension().is_some_and(|e| e == "deleting") {
+                // A deletion interrupted by a crash: finish it.
+                let _ = std::fs::remove_dir_all(&dir);
+                continue;
+            }
+            if !dir.join("_state").join("index.json").exists() {
+                continue;
+            }
+            let svc = IndexService::open(&dir)?;
+            indices.insert(svc.name(), svc);
+        }
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        let pool = |name: &'static str, n: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(move |i| format!("quarry-{name}-{i}"))
+                .build()
+                .map_err(|e| Error::internal(e.to_string()))
+        };
+        let node = Arc::new(Node {
+            node_id: identity.node_id,
+            cluster_uuid: identity.cluster_uuid,
+            indices: RwLock::new(indices),
+            admin_lock: Mutex::new(()),
+            // Writes block on fsync; more threads than cores keep the disk busy.
+            write_pool: pool("write", cores.max(2) * 2)?,
+            search_pool: pool("search", cores.max(1))?,
+            stop: Arc::new(AtomicBool::new(false)),
+            background: Mutex::new(None),
+            config,
+        });
+        node.start_background();
+        Ok(node)
+    }
+
+    fn start_background(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let stop = self.stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("quarry-scheduler".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Acquire) {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let Some(node) = weak.upgrade() else { return };
+                    node.scheduled_work();
+                }
+            })
+            .expect("spawn scheduler");
+        *self.background.lock() = Some(handle);
+    }
+
+    fn scheduled_work(&self) {
+        let now = chrono::Utc::now().timestamp_millis();
+        for svc in self.all_services() {
+            let meta = svc.meta();
+            for shard in svc.shards() {
+                if let Some(interval) = meta.settings.refresh_interval {
+                    if shard.is_dirty()
+                        && shard.millis_since_refresh(now) >= interval.as_millis() as i64
+                    {
+                        if let Err(e) = shard.refresh() {
+                            log::error!(
+                                "[{}][{}] scheduled refresh failed: {e}",
+                                meta.name,
+                                shard.number
+                            );
+                        }
+                    }
+                }
+                if meta.settings.durability == Durability::Async {
+                    // Cheap when nothing is pending; the interval bounds loss on a crash.
+                    if shard.millis_since_refresh(now)
+                        % (meta.settings.sync_interval.as_millis().max(100) as i64)
+                        < 60
+                    {
+                        let _ = shard.sync();
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn write_pool(&self) -> &rayon::ThreadPool {
+        &self.write_pool
+    }
+
+    pub fn search_pool(&self) -> &rayon::ThreadPool {
+        &self.search_pool
+    }
+
+    pub fn all_services(&self) -> Vec<Arc<IndexService>> {
+        self.indices.read().values().cloned().collect()
+    }
+
+    pub fn all_metas(&self) -> Vec<Arc<IndexMeta>> {
+        self.indices.read().values().map(|s| s.meta()).collect()
+    }
+
+    pub fn service(&self, name: &str) -> Option<Arc<IndexService>> {
+        self.indices.read().get(name).cloned()
+    }
+
+    pub fn resolve(
+        &self,
+        expression: &str,
+        opts: IndicesOptions,
+    ) -> Result<Vec<Arc<IndexService>>> {
+        let metas = self.all_metas();
+        let names = target::resolve(&metas, expression, opts)?;
+        let map = self.indices.read();
+        Ok(names.iter().filter_map(|n| map.get(n).cloned()).collect())
+    }
+
+    /// The index a write to `name` goes to: the index itself, an alias's write index, or a new
+    /// index when auto-creation allows it.
+    pub fn write_target(&self, name: &str) -> Result<Arc<IndexService>> {
+        if let Some(s) = self.service(name) {
+            return Ok(s);
+        }
+        let services = self.all_services();
+        let with_alias: Vec<_> = services
+            .iter()
+            .filter(|s| s.meta().aliases.contains_key(name))
+            .cloned()
+            .collect();
+        if !with_alias.is_empty() {
+            let explicit: Vec<_> = with_alias
+                .iter()
+                .filter(|s| s.meta().aliases[name].is_write_index == Some(true))
+                .cloned()
+                .collect();
+            if let Some(s) = explicit.first() {
+                return Ok(s.clone());
+            }
+            if with_alias.len() == 1
+                && with_alias[0].meta().aliases[name].is_write_index != Some(false)
+            {
+                return Ok(with_alias[0].clone());
+            }
+            return Err(Error::illegal_argument(format!(
+                "no write index is defined for alias [{name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index"
+            )));
+        }
+        if !self.auto_create_allowed(name) {
+            return Err(Error::index_not_found(name));
+        }
+        match self.create_index(name, None, None, None) {
+            Ok(s) => Ok(s),
+            Err(e) if e.kind == ErrorKind::ResourceAlreadyExists => self
+                .service(name)
+                .ok_or_else(|| Error::index_not_found(name)),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn auto_create_allowed(&self, name: &str) -> bool {
+        let v = self.config.auto_create_index.trim();
+        match v {
+            "true" | "" => true,
+            "false" => false,
+            list => {
+                for pat in list.split(',').map(str::trim) {
+                    if let Some(p) = pat.strip_prefix('-') {
+                        if glob_match(p, name) {
+                            return false;
+                        }
+                    } else if glob_match(pat.strip_prefix('+').unwrap_or(pat), name) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    pub fn create_index(
+        &self,
+        name: &str,
+        settings: Option<&Value>,
+        mappings: Option<&Value>,
+        aliases: Option<BTreeMap<String, crate::index::index_service::AliasMeta>>,
+    ) -> Result<Arc<IndexService>> {
+        validate_index_name(name)?;
+        let _g = self.admin_lock.lock();
+        if let Some(existing) = self.service(name) {
+            let uuid = existing.meta().uuid.clone();
+            return Err(Error::new(
+                ErrorKind::ResourceAlreadyExists,
+                format!("index [{name}/{uuid}] already exists"),
+            )
+            .with("index", name)
+            .with("index_uuid", uuid));
+        }
+        if self
+            .all_metas()
+            .iter()
+            .any(|m| m.aliases.contains_key(name))
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidIndexName,
+                format!("Invalid index name [{name}], already exists as alias"),
+            )
+            .with("index", name)
+            .with("index_uuid", "_na_"));
+        }
+        let uuid = ids::random_uuid();
+        let now = chrono::Utc::now().timestamp_millis();
+        let settings = IndexSettings::for_new_index(settings, name, &uuid, now)?;
+        let mapping = match mappings {
+            Some(m) => Mapping::parse(m).map_err(|e| {
+                Error::new(
+                    ErrorKind::MapperParsing,
+                    format!("Failed to parse mapping [_doc]: {}", e.reason),
+                )
+                .caused_by(e)
+            })?,
+            None => Mapping::empty(),
+        };
+        let meta = IndexMeta {
+            name: name.to_string(),
+            uuid: uuid.clone(),
+            settings,
+            mapping,
+            aliases: aliases.unwrap_or_default(),
+        };
+        let dir = self.config.data_path.join("indices").join(&uuid);
+        let svc = IndexService::create(&dir, meta)?;
+        self.indices.write().insert(name.to_string(), svc.clone());
+        Ok(svc)
+    }
+
+    pub fn delete_index(&self, name: &str) -> Result<()> {
+        let _g = self.admin_lock.lock();
+        let Some(svc) = self.indices.write().remove(name) else {
+            return Err(Error::index_not_found(name));
+        };
+        svc.close()?;
+        let dir = svc.dir().to_path_buf();
+        drop(svc);
+        remove_index_dir(&dir)
+    }
+
+    pub fn admin_lock(&self) -> parking_lot::MutexGuard<'_, ()> {
+        self.admin_lock.lock()
+    }
+
+    /// Graceful shutdown: stop background work, commit every shard.
+    pub fn close(&self) -> Result<()> {
+        self.stop.store(true, Ordering::Release);
+        if let Some(h) = self.background.lock().take() {
+            let _ = h.join();
+        }
+        for svc in self.all_services() {
+            svc.close()?;
+        }
+        Ok(())
+    }
+}
+
+/// Renames first, so a crash mid-delete never leaves a half index that looks whole.
+fn remove_index_dir(dir: &Path) -> Result<()> {
+    let doomed = dir.with_extension("deleting");
+    std::fs::rename(dir, &doomed)?;
+    if let Some(parent) = dir.parent() {
+        crate::util::fs::sync_dir(parent)?;
+    }
+    std::fs::remove_dir_all(&doomed)?;
+    Ok(())
+}

@@ -1,0 +1,4 @@
+pub mod fs;
+pub mod ids;
+pub mod murmur3;
+pub mod units;

@@ -1,0 +1,65 @@
+// Every action the node serves, one file each, grouped by area.
+import type { ActionSpec } from '../http/action';
+import { clusterMain } from './cluster/main';
+import { clusterHealth } from './cluster/health';
+import { indicesCreate } from './indices/create';
+import { indicesDelete } from './indices/delete';
+import { indicesGet } from './indices/get';
+import { indicesExists } from './indices/exists';
+import { indicesGetMapping } from './indices/get-mapping';
+import { indicesPutMapping } from './indices/put-mapping';
+import { indicesGetSettings } from './indices/get-settings';
+import { indicesPutSettings } from './indices/put-settings';
+import { indicesRefresh } from './indices/refresh';
+import { indicesFlush } from './indices/flush';
+import { indicesStats } from './indices/stats';
+import { indicesUpdateAliases } from './indices/update-aliases';
+import { indicesPutAlias } from './indices/put-alias';
+import { indicesDeleteAlias } from './indices/delete-alias';
+import { indicesGetAlias } from './indices/get-alias';
+import { indicesExistsAlias } from './indices/exists-alias';
+import { catIndices } from './cat/indices';
+import { catAliases } from './cat/aliases';
+import { documentIndex } from './document/index';
+import { documentCreate } from './document/create';
+import { documentGet } from './document/get';
+import { documentExists } from './document/exists';
+import { documentGetSource } from './document/get-source';
+import { documentDelete } from './document/delete';
+import { documentUpdate } from './document/update';
+import { documentMget } from './document/mget';
+import { documentBulk } from './document/bulk';
+import { searchCount } from './search/count';
+
+export const ACTIONS: readonly ActionSpec[] = [
+  clusterMain,
+  clusterHealth,
+  indicesCreate,
+  indicesDelete,
+  indicesGet,
+  indicesExists,
+  indicesGetMapping,
+  indicesPutMapping,
+  indicesGetSettings,
+  indicesPutSettings,
+  indicesRefresh,
+  indicesFlush,
+  indicesStats,
+  indicesUpdateAliases,
+  indicesPutAlias,
+  indicesDeleteAlias,
+  indicesGetAlias,
+  indicesExistsAlias,
+  catIndices,
+  catAliases,
+  documentIndex,
+  documentCreate,
+  documentGet,
+  documentExists,
+  documentGetSource,
+  documentDelete,
+  documentUpdate,
+  documentMget,
+  documentBulk,
+  searchCount,
+];

@@ -1,0 +1,78 @@
+// buildApp(config): the fastify instance with every plugin and action, without listening, so
+// tests inject requests into it and server.ts binds it to a socket.
+import fastify, { type FastifyInstance } from 'fastify';
+import { ACTIONS } from './actions';
+import type { NodeConfig } from './config';
+import { Engine } from './engine';
+import { registerAction } from './http/pipeline';
+import { renderError } from './http/render-error';
+import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
+import { TaskManager } from './tasks/task-manager';
+import type { NodeContext } from './node-context';
+
+export interface App {
+  readonly fastify: FastifyInstance;
+  readonly node: NodeContext;
+  close(): Promise<void>;
+}
+
+/** Turns `/:index/_doc/:id` into a matcher, to tell "no such route" from "wrong method". */
+function pathMatcher(pattern: string): RegExp {
+  const body = pattern
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+export function buildApp(config: NodeConfig): App {
+  const engine = Engine.open({
+    dataPath: config.path.data,
+    nodeName: config.node.name,
+    clusterName: config.cluster.name,
+    autoCreateIndex: config.action.autoCreateIndex,
+  });
+  const node: NodeContext = { config, engine, tasks: new TaskManager() };
+  const app = fastify({
+    bodyLimit: config.http.maxContentLength,
+    exposeHeadRoutes: false,
+    // Index names reach 255 bytes and ids 512; the default of 100 would 404 them.
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+    return503OnClosing: true,
+    logger: false,
+  });
+
+  // Bodies stay raw bytes: the engine parses them (and NDJSON) itself.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const methodsByPath: Array<{ re: RegExp; method: string }> = [];
+  for (const spec of ACTIONS) {
+    registerAction(app, node, spec);
+    for (const r of spec.routes) methodsByPath.push({ re: pathMatcher(r.path), method: r.method });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = [...new Set(methodsByPath.filter((m) => m.re.test(path)).map((m) => m.method))];
+    const err = allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : noHandlerFound(request.method, path);
+    const { status, body } = renderError(err, { errorTrace: false });
+    await reply.code(status).header('content-type', 'application/json; charset=UTF-8').send(body);
+  });
+
+  app.setErrorHandler(async (error, _request, reply) => {
+    const e = error as { code?: string; statusCode?: number };
+    const mapped = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? contentTooLong(undefined, config.http.maxContentLength) : error;
+    const { status, body } = renderError(mapped, { errorTrace: false });
+    await reply.code(status).header('content-type', 'application/json; charset=UTF-8').send(body);
+  });
+
+  return {
+    fastify: app,
+    node,
+    async close() {
+      await app.close();
+      await engine.close();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The typed facade over the native addon: the only importer of src/native/. Every request is
+// one call carrying the raw body bytes; the engine answers with a status and final JSON bytes.
+import path from 'node:path';
+import { fromEngineError } from '../http/render-error';
+
+interface NativeResponse {
+  status: number;
+  body: Buffer;
+}
+
+interface NativeEngine {
+  readonly nodeId: string;
+  readonly clusterUuid: string;
+  execute(action: string, params: Buffer, body?: Buffer | null): Promise<NativeResponse>;
+  close(): Promise<void>;
+}
+
+interface NativeModule {
+  Engine: { open(config: Buffer): NativeEngine };
+}
+
+// Resolved from the package root so the same code runs from src/ (tests) and dist/ (start).
+const addonPath = path.resolve(__dirname, '..', '..', 'src', 'native', 'index.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const native = require(addonPath) as NativeModule;
+
+export interface EngineConfig {
+  dataPath: string;
+  nodeName: string;
+  clusterName: string;
+  autoCreateIndex: string;
+}
+
+export interface EngineResponse {
+  status: number;
+  body: Buffer;
+}
+
+/** Parameters handed to the engine: path and query values as strings. */
+export type EngineParams = Record<string, string>;
+
+export class Engine {
+  private constructor(private readonly inner: NativeEngine) {}
+
+  static open(config: EngineConfig): Engine {
+    const json = JSON.stringify({
+      data_path: config.dataPath,
+      node_name: config.nodeName,
+      cluster_name: config.clusterName,
+      auto_create_index: config.autoCreateIndex,
+    });
+    try {
+      return new Engine(native.Engine.open(Buffer.from(json)));
+    } catch (e) {
+      throw fromEngineError(e);
+    }
+  }
+
+  get nodeId(): string {
+    return this.inner.nodeId;
+  }
+
+  get clusterUuid(): string {
+    return this.inner.clusterUuid;
+  }
+
+  async execute(action: string, params: EngineParams, body?: Buffer): Promise<EngineResponse> {
+    try {
+      return await this.inner.execute(action, Buffer.from(JSON.stringify(params)), body ?? null);
+    } catch (e) {
+      throw fromEngineError(e);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+}

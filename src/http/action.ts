@@ -1,0 +1,39 @@
+// What an action file declares: its OpenSearch action name, its routes, the query parameters
+// it accepts, and how it runs (by default: one engine call with the raw body).
+import type { Engine, EngineParams, EngineResponse } from '../engine';
+import type { NodeContext } from '../node-context';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+
+export interface Route {
+  readonly method: HttpMethod;
+  readonly path: string;
+}
+
+export interface ActionRequest {
+  readonly params: EngineParams;
+  readonly body: Buffer | undefined;
+  readonly signal: AbortSignal;
+}
+
+export interface ActionSpec {
+  /** OpenSearch's action name: authorization, the tasks API and audit key on it. */
+  readonly action: string;
+  readonly routes: readonly Route[];
+  /** Query parameters accepted beyond the universal ones (pretty, human, error_trace, filter_path). */
+  readonly params: readonly string[];
+  /** The engine operation; defaults to `action`. */
+  readonly engineAction?: string;
+  /** Parameters the route itself implies (e.g. `_create` means op_type=create). */
+  readonly fixedParams?: Readonly<Record<string, string>>;
+  /** `text` for _cat tables (plain text unless format=json). */
+  readonly output?: 'json' | 'text';
+  /** A TS-side implementation, for the few actions the engine does not answer. */
+  readonly run?: (request: ActionRequest, node: NodeContext) => Promise<EngineResponse>;
+}
+
+export function route(method: HttpMethod, path: string): Route {
+  return { method, path };
+}
+
+export type { Engine };

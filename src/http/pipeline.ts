@@ -1,0 +1,99 @@
+// The one request pipeline every route goes through:
+//   parse → authenticate → authorize → register task → execute → respond → unregister.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ActionSpec } from './action';
+import type { NodeContext } from '../node-context';
+import type { EngineParams } from '../engine';
+import { authenticate } from '../security/authenticate';
+import { authorize } from '../security/authorize';
+import { rawBody } from './raw-body';
+import { unrecognizedParameters } from './error-table';
+import { parseBoolParam } from './common-params';
+import { shapeResponse } from './pretty';
+import { renderError } from './render-error';
+
+const UNIVERSAL = ['pretty', 'human', 'error_trace', 'filter_path'] as const;
+
+function queryParams(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  const q = request.query as Record<string, string | string[] | undefined>;
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.join(',') : v;
+  }
+  return out;
+}
+
+function pathOf(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return q === -1 ? request.url : request.url.slice(0, q);
+}
+
+export function registerAction(app: FastifyInstance, node: NodeContext, spec: ActionSpec): void {
+  const accepted = new Set<string>([...spec.params, ...UNIVERSAL]);
+  const engineAction = spec.engineAction ?? spec.action;
+  const limit = node.config.http.maxContentLength;
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const query = queryParams(request);
+    let errorTrace = false;
+    try {
+      errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
+      // 1. parse
+      const unknown = Object.keys(query).filter((k) => !accepted.has(k));
+      if (unknown.length > 0) {
+        throw unrecognizedParameters(pathOf(request), unknown, [...accepted]);
+      }
+      const pretty = query.pretty !== undefined && parseBoolParam('pretty', query.pretty);
+      const filterPath = query.filter_path;
+      const params: EngineParams = {};
+      for (const [k, v] of Object.entries(query)) {
+        if (k !== 'pretty' && k !== 'error_trace' && k !== 'filter_path') params[k] = v;
+      }
+      for (const [k, v] of Object.entries(request.params as Record<string, string>)) {
+        params[k] = v;
+      }
+      Object.assign(params, spec.fixedParams);
+      const body = await rawBody(request, limit);
+      // 2-3. who is asking, and may they
+      const principal = authenticate(request);
+      authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
+      // 4. the request is a task while it runs
+      const opaque = request.headers['x-opaque-id'];
+      const task = node.tasks.register(spec.action, typeof opaque === 'string' ? opaque : undefined);
+      try {
+        // 5. execute
+        const signal = task.controller.signal;
+        const result = spec.run
+          ? await spec.run({ params, body, signal }, node)
+          : await node.engine.execute(engineAction, params, body);
+        // 6. respond
+        reply.code(result.status);
+        if (typeof opaque === 'string') reply.header('X-Opaque-Id', opaque);
+        if (request.method === 'HEAD') {
+          reply.header('content-type', 'application/json; charset=UTF-8');
+          reply.header('content-length', String(result.body.length));
+          await reply.send();
+          return;
+        }
+        const isText = spec.output === 'text' && params.format !== 'json' && params.format !== undefined
+          ? false
+          : spec.output === 'text' && params.format === undefined;
+        reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
+        const shaped = isText ? result.body : shapeResponse(result.body, { pretty, filterPath });
+        await reply.send(shaped);
+      } finally {
+        // 7. done
+        node.tasks.unregister(task);
+      }
+    } catch (err) {
+      const { status, body } = renderError(err, { errorTrace });
+      reply.code(status).header('content-type', 'application/json; charset=UTF-8');
+      await reply.send(request.method === 'HEAD' ? undefined : body);
+    }
+  };
+
+  for (const r of spec.routes) {
+    app.route({ method: r.method, url: r.path, handler });
+  }
+}

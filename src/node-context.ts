@@ -1,0 +1,10 @@
+// What actions see of the running node: its settings, its engine, its task registry.
+import type { Engine } from './engine';
+import type { TaskManager } from './tasks/task-manager';
+import type { NodeConfig } from './config';
+
+export interface NodeContext {
+  readonly config: NodeConfig;
+  readonly engine: Engine;
+  readonly tasks: TaskManager;
+}
