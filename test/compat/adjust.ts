@@ -117,13 +117,18 @@ function clone<T>(v: T): T {
   return v; // primitives and Matchers (immutable)
 }
 
-/** Sets `value` at every place `segments` reaches inside `container` (`*` = any existing key/index). */
+/**
+ * Replaces the value at every place `segments` reaches inside `container` (`*` = any key or index).
+ * Only values the recorded expectation has are replaced: a patch never adds a field, so a body
+ * narrowed by filter_path is left alone.
+ */
 function setPath(container: unknown, segments: string[], value: unknown): void {
   const [head, ...rest] = segments;
   if (head === undefined || (!isPlainObject(container) && !Array.isArray(container))) return;
   const c = container as Record<string, unknown>;
   const keys = head === '*' ? Object.keys(c) : [head];
   for (const k of keys) {
+    if (!Object.prototype.hasOwnProperty.call(c, k)) continue;
     if (rest.length === 0) c[k] = value;
     else setPath(c[k], rest, value);
   }
@@ -144,9 +149,7 @@ export function applyDifferences(exp: Expectation, diffs: readonly Difference[])
       } else if (rest.length === 0) {
         (out as unknown as Record<string, unknown>)[head as string] = v;
       } else {
-        const key = head as 'headers' | 'body';
-        if (out[key] === undefined && key === 'headers') out.headers = {};
-        setPath(out[key], rest, v);
+        setPath(out[head as 'headers' | 'body'], rest, v);
       }
     }
   }
