@@ -6,6 +6,7 @@ import { fromEngineError } from '../http/render-error';
 interface NativeResponse {
   status: number;
   body: Buffer;
+  location?: string | null;
 }
 
 interface NativeEngine {
@@ -34,6 +35,8 @@ export interface EngineConfig {
 export interface EngineResponse {
   status: number;
   body: Buffer;
+  /** `Location` header of a created document. */
+  location?: string | null;
 }
 
 /** Parameters handed to the engine: path and query values as strings. */

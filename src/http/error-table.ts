@@ -50,7 +50,7 @@ export function illegalArgument(reason: string): OpenSearchError {
 }
 
 export function noHandlerFound(method: string, uri: string): OpenSearchError {
-  return new OpenSearchError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
+  return new OpenSearchError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`, {}, undefined, true);
 }
 
 export function methodNotAllowed(method: string, uri: string, allowed: readonly string[]): OpenSearchError {
@@ -58,9 +58,16 @@ export function methodNotAllowed(method: string, uri: string, allowed: readonly 
     405,
     'illegal_argument_exception',
     `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${[...allowed].sort().join(', ')}]`,
+    {},
+    undefined,
+    true,
   );
 }
 
 export function badBoolean(value: string): OpenSearchError {
   return new OpenSearchError(400, 'illegal_argument_exception', `Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+}
+
+export function unsupportedContentType(contentType: string): OpenSearchError {
+  return new OpenSearchError(406, 'illegal_argument_exception', `Content-Type header [${contentType}] is not supported`, {}, undefined, true);
 }

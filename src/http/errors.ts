@@ -15,6 +15,9 @@ export class OpenSearchError extends Error implements ErrorCause {
     readonly reason: string,
     readonly extra: Readonly<Record<string, unknown>> = {},
     readonly causedBy?: ErrorCause,
+    /** OpenSearch answers some failures (no handler, wrong method, bad content type) with a
+     * bare `{"error":"reason","status":N}` instead of the full envelope. */
+    readonly plain = false,
   ) {
     super(reason);
     this.name = 'OpenSearchError';

@@ -7,7 +7,7 @@ import type { EngineParams } from '../engine';
 import { authenticate } from '../security/authenticate';
 import { authorize } from '../security/authorize';
 import { rawBody } from './raw-body';
-import { unrecognizedParameters } from './error-table';
+import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
 import { shapeResponse } from './pretty';
 import { renderError } from './render-error';
@@ -27,6 +27,22 @@ function queryParams(request: FastifyRequest): Record<string, string> {
 function pathOf(request: FastifyRequest): string {
   const q = request.url.indexOf('?');
   return q === -1 ? request.url : request.url.slice(0, q);
+}
+
+// What OpenSearch's REST layer accepts as a body (JSON and its binary forms, NDJSON, YAML).
+const ACCEPTED_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/x-ndjson',
+  'application/yaml',
+  'application/cbor',
+  'application/smile',
+  'application/vnd.opensearch+json',
+  'application/vnd.opensearch+x-ndjson',
+]);
+
+function acceptedContentType(header: string): boolean {
+  const media = (header.split(';')[0] ?? '').trim().toLowerCase();
+  return ACCEPTED_MEDIA_TYPES.has(media);
 }
 
 export function registerAction(app: FastifyInstance, node: NodeContext, spec: ActionSpec): void {
@@ -55,6 +71,10 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       }
       Object.assign(params, spec.fixedParams);
       const body = await rawBody(request, limit);
+      const contentType = request.headers['content-type'];
+      if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
+        throw unsupportedContentType(contentType);
+      }
       // 2-3. who is asking, and may they
       const principal = authenticate(request);
       authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
@@ -70,6 +90,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         // 6. respond
         reply.code(result.status);
         if (typeof opaque === 'string') reply.header('X-Opaque-Id', opaque);
+        if (result.location) reply.header('Location', result.location);
         if (request.method === 'HEAD') {
           reply.header('content-type', 'application/json; charset=UTF-8');
           reply.header('content-length', String(result.body.length));

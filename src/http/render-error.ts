@@ -71,6 +71,9 @@ export function renderError(err: unknown, opts: { errorTrace: boolean }): { stat
     e = new OpenSearchError(500, 'exception', message);
   }
   const os = e as OpenSearchError;
+  if (os.plain) {
+    return { status: os.status, body: Buffer.from(JSON.stringify({ error: os.reason, status: os.status })) };
+  }
   const top: Record<string, unknown> = {
     root_cause: rootCauses(os).map((c) => causeJson(c, false)),
     ...causeJson(os, true),

@@ -29,4 +29,6 @@ export declare class Engine {
 export interface EngineResponse {
   status: number
   body: Buffer
+  /** `Location` of a created document. */
+  location?: string
 }

@@ -23,6 +23,8 @@ pub enum ErrorKind {
     Parse,
     XContentParse,
     JsonParse,
+    JsonEof,
+    RoutingMissing,
     NotXContent,
     ActionRequestValidation,
     Settings,
@@ -53,6 +55,8 @@ impl ErrorKind {
             Parse => ("parse_exception", 400),
             XContentParse => ("x_content_parse_exception", 400),
             JsonParse => ("json_parse_exception", 400),
+            JsonEof => ("json_e_o_f_exception", 400),
+            RoutingMissing => ("routing_missing_exception", 400),
             NotXContent => ("not_x_content_exception", 400),
             ActionRequestValidation => ("action_request_validation_exception", 400),
             Settings => ("settings_exception", 400),
@@ -128,6 +132,15 @@ impl Error {
             .with("index", index)
             .with("resource.id", index)
             .with("resource.type", "index_or_alias")
+            .with("index_uuid", "_na_")
+    }
+
+    /// The missing-index error of single-document APIs, which name the expression.
+    pub fn index_expression_not_found(index: &str) -> Self {
+        Error::new(ErrorKind::IndexNotFound, format!("no such index [{index}]"))
+            .with("index", index)
+            .with("resource.id", index)
+            .with("resource.type", "index_expression")
             .with("index_uuid", "_na_")
     }
 

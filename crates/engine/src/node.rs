@@ -189,6 +189,15 @@ impl Node {
     /// The index a write to `name` goes to: the index itself, an alias's write index, or a new
     /// index when auto-creation allows it.
     pub fn write_target(&self, name: &str) -> Result<Arc<IndexService>> {
+        self.write_target_inner(name, true)
+    }
+
+    /// Like [`Node::write_target`], for writes that never create an index (delete, update).
+    pub fn existing_write_target(&self, name: &str) -> Result<Arc<IndexService>> {
+        self.write_target_inner(name, false)
+    }
+
+    fn write_target_inner(&self, name: &str, create: bool) -> Result<Arc<IndexService>> {
         if let Some(s) = self.service(name) {
             return Ok(s);
         }
@@ -215,6 +224,9 @@ impl Node {
             return Err(Error::illegal_argument(format!(
                 "no write index is defined for alias [{name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index"
             )));
+        }
+        if !create {
+            return Err(Error::index_expression_not_found(name));
         }
         if !self.auto_create_allowed(name) {
             return Err(Error::index_not_found(name));

@@ -11,6 +11,8 @@ use std::sync::Arc;
 pub struct EngineResponse {
     pub status: u32,
     pub body: Buffer,
+    /// `Location` of a created document.
+    pub location: Option<String>,
 }
 
 #[napi]
@@ -66,6 +68,7 @@ impl Engine {
                     Ok(EngineResponse {
                         status: r.status as u32,
                         body: r.body.into(),
+                        location: r.location,
                     })
                 }),
                 Err(e) => deferred.reject(engine_error(&e)),

@@ -15,16 +15,26 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// A body that is not JSON, as Jackson reports it: end-of-input or a parse error.
 pub(super) fn json_error(e: &serde_json::Error, _body: &[u8]) -> Error {
-    Error::new(
-        ErrorKind::JsonParse,
-        format!(
-            "Unexpected character or end-of-input: {} at [Source: (byte[]); line: {}, column: {}]",
-            e,
-            e.line(),
-            e.column()
-        ),
-    )
+    let at = format!(
+        " at [Source: (byte[]); line: {}, column: {}]",
+        e.line(),
+        e.column()
+    );
+    if e.is_eof() {
+        Error::new(
+            ErrorKind::JsonEof,
+            format!("Unexpected end-of-input within/between Object entries\n{at}"),
+        )
+    } else {
+        Error::new(ErrorKind::JsonParse, format!("{e}{at}"))
+    }
+}
+
+/// Request bodies that must be a JSON object (index create, mappings, settings).
+pub(super) fn content_to_map_error(e: &serde_json::Error, body: &[u8]) -> Error {
+    Error::new(ErrorKind::Parse, "Failed to parse content to map").caused_by(json_error(e, body))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -385,10 +395,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         out.extend_from_slice(&r.expect("every item has a result"));
     }
     out.extend_from_slice(b"]}");
-    Ok(Response {
-        status: 200,
-        body: out,
-    })
+    Ok(Response::bytes(200, out))
 }
 
 fn item_wrap(kind: Kind, inner: Vec<u8>) -> Vec<u8> {

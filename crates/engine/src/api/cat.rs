@@ -150,10 +150,7 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                         .collect(),
                 );
             }
-            Ok(Response {
-                status: 200,
-                body: out.into_bytes(),
-            })
+            Ok(Response::bytes(200, out.into_bytes()))
         }
         Some(other) => Err(Error::illegal_argument(format!(
             "Unsupported format [{other}]"

@@ -193,6 +193,7 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     check_json_object(body)?;
     let svc = node.write_target(name)?;
     let routing = p.str("routing").map(String::from);
+    require_routing(&svc, &id, routing.as_deref())?;
     let r = single(svc.write(vec![DocWrite::Index {
         id,
         routing,
@@ -202,21 +203,46 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     after_write(&svc, refresh)?;
     let mut w = ObjectWriter::new();
     write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
-    Ok(Response {
-        status: if r.result == "created" { 201 } else { 200 },
-        body: w.finish(),
-    })
+    Ok(written(&svc.name(), &r, w.finish()))
+}
+
+/// 201 with a `Location` for a new document, else 200.
+fn written(index: &str, r: &OpResult, body: Vec<u8>) -> Response {
+    if r.result == "created" {
+        let mut resp = Response::bytes(201, body);
+        resp.location = Some(format!("/{index}/_doc/{}", r.id));
+        resp
+    } else {
+        Response::bytes(200, body)
+    }
 }
 
 pub(super) fn check_json_object(body: &[u8]) -> Result<()> {
-    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        Ok(_) => {}
-        Err(e) => return Err(super::bulk::json_error(&e, body)),
-    }
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') {
+    if first != Some(&b'{') && first != Some(&b'[') && first != Some(&b'"') {
         return Err(Error::new(ErrorKind::MapperParsing, "failed to parse")
             .caused_by(Error::new(ErrorKind::NotXContent, "Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes")));
+    }
+    let parsed: Value = match serde_json::from_slice::<super::strict_json::StrictValue>(body) {
+        Ok(v) => v.0,
+        Err(e) => {
+            let cause = if e.to_string().starts_with("Duplicate field") {
+                Error::new(ErrorKind::JsonParse, e.to_string())
+            } else {
+                super::bulk::json_error(&e, body)
+            };
+            return Err(Error::new(ErrorKind::MapperParsing, "failed to parse").caused_by(cause));
+        }
+    };
+    let Value::Object(map) = parsed else {
+        return Err(Error::new(ErrorKind::MapperParsing, "failed to parse"));
+    };
+    for key in map.keys() {
+        if crate::index::schema::is_metadata_field(key) {
+            return Err(Error::new(ErrorKind::MapperParsing, format!(
+                "Field [{key}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
+            )));
+        }
     }
     Ok(())
 }
@@ -243,10 +269,10 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     after_write(&svc, refresh)?;
     let mut w = ObjectWriter::new();
     write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
-    Ok(Response {
-        status: if r.result == "not_found" { 404 } else { 200 },
-        body: w.finish(),
-    })
+    Ok(Response::bytes(
+        if r.result == "not_found" { 404 } else { 200 },
+        w.finish(),
+    ))
 }
 
 /// The one index a single-document request on `name` (index or alias) addresses.
@@ -259,13 +285,7 @@ pub(super) fn resolve_single(
         return Ok(s);
     }
     if for_write {
-        return node.write_target(name).and_then(|s| {
-            if node.service(&s.name()).is_some() {
-                Ok(s)
-            } else {
-                Err(Error::index_not_found(name))
-            }
-        });
+        return node.existing_write_target(name);
     }
     let with_alias: Vec<_> = node
         .all_services()
@@ -273,7 +293,7 @@ pub(super) fn resolve_single(
         .filter(|s| s.meta().aliases.contains_key(name))
         .collect();
     match with_alias.len() {
-        0 => Err(Error::index_not_found(name)),
+        0 => Err(Error::index_expression_not_found(name)),
         1 => Ok(with_alias[0].clone()),
         _ => {
             let names: Vec<String> = with_alias.iter().map(|s| s.name()).collect();
@@ -301,10 +321,46 @@ pub(super) fn source_filter(p: &Params) -> Result<Option<SourceFilter>> {
 }
 
 fn current_doc(svc: &IndexService, id: &str, routing: Option<&str>) -> Result<Option<DocVersion>> {
-    let shard = svc.shard_of(id, routing);
-    Ok(svc.shards()[shard as usize]
-        .current(id)?
-        .filter(|d| d.source.is_some()))
+    lookup_doc(svc, id, routing, true)
+}
+
+/// The live document: realtime sees unrefreshed writes; `realtime=false` only what a refresh
+/// made searchable.
+fn lookup_doc(
+    svc: &IndexService,
+    id: &str,
+    routing: Option<&str>,
+    realtime: bool,
+) -> Result<Option<DocVersion>> {
+    require_routing(svc, id, routing)?;
+    let shard = &svc.shards()[svc.shard_of(id, routing) as usize];
+    let doc = if realtime {
+        shard.current(id)?
+    } else {
+        shard.lookup_committed(id)?
+    };
+    Ok(doc.filter(|d| d.source.is_some()))
+}
+
+/// `_routing: {required: true}` in the mapping makes a routing value mandatory.
+pub(super) fn require_routing(svc: &IndexService, id: &str, routing: Option<&str>) -> Result<()> {
+    let meta = svc.meta();
+    let required = meta
+        .mapping
+        .root_params
+        .get("_routing")
+        .and_then(|r| r.get("required"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if required && routing.is_none() {
+        return Err(Error::new(
+            ErrorKind::RoutingMissing,
+            format!("routing is required for [{}]/[{id}]", meta.name),
+        )
+        .with("index", meta.name.clone())
+        .with("index_uuid", meta.uuid.clone()));
+    }
+    Ok(())
 }
 
 /// A GET response body (also an mget item).
@@ -352,12 +408,15 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
     if p.bool("refresh", false)? {
         svc.refresh()?;
     }
-    let doc = current_doc(&svc, id, p.str("routing"))?;
-    let body = get_body(&svc.name(), id, doc.as_ref(), &source_filter(p)?, true)?;
-    Ok(Response {
-        status: if doc.is_some() { 200 } else { 404 },
-        body,
-    })
+    let doc = lookup_doc(&svc, id, p.str("routing"), p.bool("realtime", true)?)?;
+    // Asking for stored fields means no _source unless it is asked for too.
+    let filter = if p.str("stored_fields").is_some() && p.str("_source").is_none() {
+        None
+    } else {
+        source_filter(p)?
+    };
+    let body = get_body(&svc.name(), id, doc.as_ref(), &filter, true)?;
+    Ok(Response::bytes(if doc.is_some() { 200 } else { 404 }, body))
 }
 
 pub fn exists(node: &Node, p: &Params) -> Result<Response> {
@@ -385,10 +444,7 @@ pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
                 serde_json::from_slice(&src).map_err(|e| Error::internal(e.to_string()))?;
             Ok(Response::ok(&f.apply(&v)))
         }
-        _ => Ok(Response {
-            status: 200,
-            body: src.to_vec(),
-        }),
+        _ => Ok(Response::bytes(200, src.to_vec())),
     }
 }
 
@@ -472,7 +528,7 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         body.extend_from_slice(item);
     }
     body.extend_from_slice(b"]}");
-    Ok(Response { status: 200, body })
+    Ok(Response::bytes(200, body))
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -667,8 +723,5 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
             .field("_seq_no", &r.seq_no)
             .field("_primary_term", &r.primary_term);
     }
-    Ok(Response {
-        status: if r.result == "created" { 201 } else { 200 },
-        body: w.finish(),
-    })
+    Ok(written(&svc.name(), &r, w.finish()))
 }

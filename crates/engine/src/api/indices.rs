@@ -16,7 +16,7 @@ pub(super) fn body_json(body: Option<&[u8]>) -> Result<Option<Value>> {
         Some(b) if b.iter().all(|c| c.is_ascii_whitespace()) => Ok(None),
         Some(b) => serde_json::from_slice(b)
             .map(Some)
-            .map_err(|e| super::bulk::json_error(&e, b)),
+            .map_err(|e| super::bulk::content_to_map_error(&e, b)),
     }
 }
 
@@ -234,12 +234,16 @@ pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
 }
 
 pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    let body = body_json(body)?.ok_or_else(|| {
-        Error::new(
+    if body.is_none_or(|b| b.is_empty()) {
+        return Err(Error::new(ErrorKind::Parse, "request body is required"));
+    }
+    let body = body_json(body)?.unwrap_or(Value::Null);
+    if body.as_object().is_none_or(|o| o.is_empty()) {
+        return Err(Error::new(
             ErrorKind::ActionRequestValidation,
             "Validation Failed: 1: no settings to update;",
-        )
-    })?;
+        ));
+    }
     let body = match body.get("settings") {
         Some(inner) if body.as_object().map(|o| o.len()) == Some(1) => inner.clone(),
         _ => body,

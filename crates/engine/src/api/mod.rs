@@ -10,6 +10,7 @@ mod indices;
 mod json_writer;
 mod params;
 mod source_filter;
+mod strict_json;
 
 pub use params::Params;
 
@@ -19,29 +20,29 @@ use crate::node::Node;
 pub struct Response {
     pub status: u16,
     pub body: Vec<u8>,
+    /// The `Location` header of a 201 (the new document's path).
+    pub location: Option<String>,
 }
 
 impl Response {
     pub fn json(status: u16, value: &serde_json::Value) -> Response {
-        Response {
-            status,
-            body: serde_json::to_vec(value).expect("json serializes"),
-        }
+        Response::bytes(status, serde_json::to_vec(value).expect("json serializes"))
     }
     pub fn ok(value: &serde_json::Value) -> Response {
         Response::json(200, value)
     }
     pub fn acknowledged() -> Response {
+        Response::bytes(200, br#"{"acknowledged":true}"#.to_vec())
+    }
+    pub fn bytes(status: u16, body: Vec<u8>) -> Response {
         Response {
-            status: 200,
-            body: br#"{"acknowledged":true}"#.to_vec(),
+            status,
+            body,
+            location: None,
         }
     }
     pub fn empty(status: u16) -> Response {
-        Response {
-            status,
-            body: Vec::new(),
-        }
+        Response::bytes(status, Vec::new())
     }
 }
 

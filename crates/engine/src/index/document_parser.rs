@@ -71,6 +71,13 @@ fn parse_object(
                 ),
             );
         }
+        if key.chars().all(|c| c == '.') {
+            return Err(
+                Error::new(ErrorKind::MapperParsing, "failed to parse").caused_by(
+                    Error::illegal_argument("field name cannot contain only the character [.]"),
+                ),
+            );
+        }
         if let Some((head, rest)) = key.split_once('.') {
             // `{"a.b": 1}` is `{"a": {"b": 1}}`.
             let mut inner = Map::new();
@@ -165,7 +172,7 @@ fn insert_update(update: &mut Map<String, Value>, path: &str, def: Value) {
 
 const DYNAMIC_DATE_FORMATS: &[&str] = &[
     "strict_date_optional_time",
-    "yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z",
+    "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd",
 ];
 
 /// The mapping OpenSearch's dynamic mapping gives a new value.
@@ -177,16 +184,37 @@ fn infer(mapping: &Mapping, value: &Value) -> Option<Value> {
         Value::Number(_) => Some(json!({"type": "float"})),
         Value::String(s) => {
             if mapping.date_detection() {
-                for (i, fmt) in DYNAMIC_DATE_FORMATS.iter().enumerate() {
+                let custom: Option<Vec<String>> = mapping
+                    .root_params
+                    .get("dynamic_date_formats")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    });
+                let formats: Vec<String> = custom.unwrap_or_else(|| {
+                    DYNAMIC_DATE_FORMATS.iter().map(|s| s.to_string()).collect()
+                });
+                for fmt in &formats {
                     let parsed = DateFormat::parse_format(fmt)
                         .ok()
                         .and_then(|f| f.parse_millis(s).ok());
                     if parsed.is_some() {
-                        return Some(if i == 0 {
-                            json!({"type": "date"})
+                        if fmt == "strict_date_optional_time" {
+                            return Some(json!({"type": "date"}));
+                        }
+                        // Detected dates print with the format's first pattern; the default
+                        // slash formats keep epoch_millis, as OpenSearch's do.
+                        let print = fmt.split("||").next().unwrap_or(fmt).to_string();
+                        let format = if DYNAMIC_DATE_FORMATS.contains(&fmt.as_str()) {
+                            format!("{fmt}||epoch_millis")
                         } else {
-                            json!({"type": "date", "format": "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis"})
-                        });
+                            fmt.clone()
+                        };
+                        return Some(
+                            json!({"type": "date", "format": format, "print_format": print}),
+                        );
                     }
                 }
             }
@@ -317,10 +345,7 @@ fn text_of(value: &Value) -> String {
 }
 
 fn number_format(s: &str) -> Error {
-    Error::new(
-        ErrorKind::NumberFormat,
-        format!("For input string: \"{s}\""),
-    )
+    Error::illegal_argument(format!("For input string: \"{s}\""))
 }
 
 /// `Ok(None)`: nothing to index (e.g. a keyword past `ignore_above`).

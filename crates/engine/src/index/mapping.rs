@@ -147,10 +147,13 @@ impl Dynamic {
             Value::String(s) if s == "true" => Ok(Dynamic::True),
             Value::String(s) if s == "false" => Ok(Dynamic::False),
             Value::String(s) if s == "strict" => Ok(Dynamic::Strict),
-            other => Err(Error::new(
-                ErrorKind::MapperParsing,
-                format!("Could not convert [dynamic] to boolean: {}", display(other)),
-            )),
+            other => Err(
+                Error::illegal_argument("Could not convert [dynamic.dynamic] to boolean")
+                    .caused_by(Error::illegal_argument(format!(
+                        "Failed to parse value [{}] as only [true] or [false] are allowed.",
+                        display(other)
+                    ))),
+            ),
         }
     }
     fn render(self) -> Value {
@@ -308,14 +311,16 @@ impl FieldMapping {
                                 "Cannot parse [copy_to] on mapper [{name}]"
                             )))
                         }
-                    }
+                    };
+                    fm.params.insert(k.clone(), Value::from(fm.copy_to.clone()));
+                    continue;
                 }
                 "analyzer" | "search_analyzer" | "search_quote_analyzer" => {
                     let s = v.as_str().ok_or_else(|| {
                         mapper_err(format!("[{k}] on mapper [{name}] must be a string"))
                     })?;
                     if !crate::analysis::is_known_analyzer(s) {
-                        return Err(mapper_err(format!(
+                        return Err(Error::illegal_argument(format!(
                             "analyzer [{s}] has not been configured in mappings"
                         )));
                     }
@@ -682,6 +687,19 @@ impl Mapping {
             (1, Some(Value::Object(inner))) => inner,
             _ => map,
         };
+        if map.len() == 1 {
+            if let Some((k, Value::Object(inner))) = map.iter().next() {
+                if !ROOT_PARAMS.contains(&k.as_str())
+                    && k != "properties"
+                    && k != "dynamic"
+                    && inner.contains_key("properties")
+                {
+                    return Err(Error::illegal_argument(
+                        "The mapping definition cannot be nested under a type",
+                    ));
+                }
+            }
+        }
         let mut m = Mapping::empty();
         for (k, v) in map {
             match k.as_str() {

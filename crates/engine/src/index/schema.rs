@@ -16,6 +16,24 @@ pub const VERSION: &str = "_version";
 pub const PRIMARY_TERM: &str = "_primary_term";
 pub const ROUTING: &str = "_routing";
 
+/// Names a document source may not use: they are request metadata in OpenSearch.
+pub fn is_metadata_field(name: &str) -> bool {
+    matches!(
+        name,
+        "_id"
+            | "_index"
+            | "_routing"
+            | "_seq_no"
+            | "_primary_term"
+            | "_version"
+            | "_source"
+            | "_field_names"
+            | "_ignored"
+            | "_type"
+            | "_data_stream_timestamp"
+    )
+}
+
 /// The internal fields every shard has, in this order, before any mapped field.
 pub fn base_schema() -> Schema {
     let mut b = Schema::builder();

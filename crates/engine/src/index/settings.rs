@@ -276,7 +276,7 @@ impl IndexSettings {
         flat.entry("index.creation_date".into())
             .or_insert_with(|| now_millis.to_string().into());
         flat.insert("index.uuid".into(), uuid.into());
-        flat.insert("index.version.created".into(), "136408127".into());
+        flat.insert("index.version.created".into(), "136407927".into());
         flat.insert("index.provided_name".into(), name.into());
         flat.entry("index.replication.type".into())
             .or_insert_with(|| "DOCUMENT".into());

@@ -295,7 +295,7 @@ impl Shard {
         self.lookup_committed(id)
     }
 
-    fn lookup_committed(&self, id: &str) -> Result<Option<DocVersion>> {
+    pub fn lookup_committed(&self, id: &str) -> Result<Option<DocVersion>> {
         let guard = self.reader.read();
         let (reader, fields) = &*guard;
         let searcher = reader.searcher();

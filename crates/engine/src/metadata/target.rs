@@ -100,7 +100,7 @@ pub fn resolve(
     let mut out: BTreeSet<String> = BTreeSet::new();
     let mut ordered: Vec<String> = Vec::new();
     let mut saw_wildcard = false;
-    let mut push = |name: &str, out: &mut BTreeSet<String>, ordered: &mut Vec<String>| {
+    let push = |name: &str, out: &mut BTreeSet<String>, ordered: &mut Vec<String>| {
         if out.insert(name.to_string()) {
             ordered.push(name.to_string());
         }
