@@ -187,6 +187,9 @@ async function start() {
 
   const java = spawnSync(javaBin(), ['-version'], { encoding: 'utf8' });
   if (java.error) fail(`cannot run ${javaBin()}: ${java.error.message} (set JAVA_HOME)`);
+  // OpenSearch 2.19 supports JDK 11 to 21 (it bundles 21); the project's machines have 17.
+  const major = Number(/version "(\d+)/.exec(java.stderr)?.[1]);
+  if (!(major >= 11 && major <= 21)) fail(`OpenSearch 2.19 needs JDK 11 to 21, ${javaBin()} is ${major || 'unknown'} (set JAVA_HOME)`);
   build();
 
   fs.mkdirSync(STATE_DIR, { recursive: true });
