@@ -1,0 +1,377 @@
+// End to end (issue 3 "The official client"): a real Quarry process over a socket, driven by
+// `@opensearch-project/opensearch` through its typed methods, asserting on what comes back.
+import { Client, errors } from '@opensearch-project/opensearch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupServers, startQuarry, type QuarryServer } from '../support/server';
+
+let server: QuarryServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startQuarry();
+  client = new Client({ node: server.url });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await cleanupServers();
+});
+
+/** Runs a call expected to fail and returns the client's ResponseError. */
+async function failure(call: Promise<unknown>): Promise<errors.ResponseError> {
+  try {
+    await call;
+  } catch (e) {
+    expect(e).toBeInstanceOf(errors.ResponseError);
+    return e as errors.ResponseError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+interface ErrorBody {
+  error: { type: string; reason: string; index?: string; root_cause?: Array<{ type: string }> };
+  status: number;
+}
+
+describe('node', () => {
+  it('info', async () => {
+    const res = await client.info();
+    expect(res.statusCode).toBe(200);
+    expect(res.body.version.number).toBe('0.13.0');
+    expect(typeof res.body.cluster_name).toBe('string');
+    expect(typeof res.body.name).toBe('string');
+    expect(typeof res.body.cluster_uuid).toBe('string');
+    expect(res.body.tagline).toEqual(expect.any(String));
+  });
+
+  it('cluster.health', async () => {
+    const res = await client.cluster.health();
+    expect(res.statusCode).toBe(200);
+    expect(res.body.number_of_nodes).toBe(1);
+    expect(res.body.timed_out).toBe(false);
+    expect(['green', 'yellow']).toContain(res.body.status);
+  });
+});
+
+describe('indices', () => {
+  it('create, exists, get', async () => {
+    const created = await client.indices.create({
+      index: 'books',
+      body: {
+        settings: { number_of_shards: 2, number_of_replicas: 0 },
+        mappings: { properties: { title: { type: 'text' }, year: { type: 'integer' }, tag: { type: 'keyword' } } },
+      },
+    });
+    expect(created.body).toEqual({ acknowledged: true, shards_acknowledged: true, index: 'books' });
+
+    expect((await client.indices.exists({ index: 'books' })).body).toBe(true);
+    const missing = await client.indices.exists({ index: 'nope' });
+    expect(missing.body).toBe(false);
+    expect(missing.statusCode).toBe(404);
+
+    const got = await client.indices.get({ index: 'books' });
+    const books = got.body.books;
+    expect(books).toBeDefined();
+    expect(books?.mappings?.properties?.year).toEqual({ type: 'integer' });
+    expect(books?.settings?.index?.number_of_shards).toBe('2');
+    expect(books?.settings?.index?.number_of_replicas).toBe('0');
+    expect(books?.aliases).toEqual({});
+  });
+
+  it('create of an existing index is resource_already_exists_exception', async () => {
+    const err = await failure(client.indices.create({ index: 'books' }));
+    expect(err.statusCode).toBe(400);
+    expect((err.meta.body as ErrorBody).error.type).toBe('resource_already_exists_exception');
+  });
+
+  it('a missing index is index_not_found_exception', async () => {
+    const err = await failure(client.indices.get({ index: 'missing-index' }));
+    expect(err.statusCode).toBe(404);
+    const body = err.meta.body as ErrorBody;
+    expect(body.error.type).toBe('index_not_found_exception');
+    expect(body.error.reason).toBe('no such index [missing-index]');
+    expect(body.error.index).toBe('missing-index');
+    expect(body.status).toBe(404);
+
+    const doc = await failure(client.get({ index: 'missing-index', id: '1' }));
+    expect(doc.statusCode).toBe(404);
+    expect((doc.meta.body as ErrorBody).error.type).toBe('index_not_found_exception');
+  });
+
+  it('putMapping and getMapping', async () => {
+    const put = await client.indices.putMapping({ index: 'books', body: { properties: { pages: { type: 'long' } } } });
+    expect(put.body).toEqual({ acknowledged: true });
+    const got = await client.indices.getMapping({ index: 'books' });
+    expect(got.body.books?.mappings.properties).toEqual({
+      title: { type: 'text' },
+      year: { type: 'integer' },
+      tag: { type: 'keyword' },
+      pages: { type: 'long' },
+    });
+
+    // Changing a field's type is refused.
+    const err = await failure(client.indices.putMapping({ index: 'books', body: { properties: { year: { type: 'keyword' } } } }));
+    expect(err.statusCode).toBe(400);
+    expect((err.meta.body as ErrorBody).error.type).toBe('illegal_argument_exception');
+  });
+
+  it('putSettings and getSettings', async () => {
+    const put = await client.indices.putSettings({ index: 'books', body: { index: { refresh_interval: '5s' } } });
+    expect(put.body).toEqual({ acknowledged: true });
+    const got = await client.indices.getSettings({ index: 'books' });
+    const index = got.body.books?.settings?.index as Record<string, unknown> | undefined;
+    expect(index?.refresh_interval).toBe('5s');
+    expect(index?.number_of_shards).toBe('2');
+    expect(index?.provided_name).toBe('books');
+    expect(index?.uuid).toEqual(expect.any(String));
+
+    const err = await failure(client.indices.putSettings({ index: 'books', body: { index: { number_of_shards: 3 } } }));
+    expect(err.statusCode).toBe(400);
+    expect((err.meta.body as ErrorBody).error.type).toBe('illegal_argument_exception');
+  });
+});
+
+describe('documents', () => {
+  it('index, get, exists, getSource', async () => {
+    const first = await client.index({ index: 'books', id: '1', body: { title: 'Dune', year: 1965, tag: 'sf' } });
+    expect(first.statusCode).toBe(201);
+    expect(first.body).toMatchObject({ _index: 'books', _id: '1', _version: 1, result: 'created', _seq_no: expect.any(Number), _primary_term: 1 });
+    expect(first.body._shards).toEqual({ total: 1, successful: 1, failed: 0 });
+
+    const second = await client.index({ index: 'books', id: '1', body: { title: 'Dune', year: 1965, tag: 'classic' } });
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toMatchObject({ _version: 2, result: 'updated' });
+    expect(second.body._seq_no).toBeGreaterThan(first.body._seq_no);
+
+    const auto = await client.index({ index: 'books', body: { title: 'Untitled' } });
+    expect(auto.statusCode).toBe(201);
+    expect(auto.body._id).toMatch(/^[A-Za-z0-9_-]{20}$/);
+
+    // Realtime GET sees the unrefreshed write.
+    const got = await client.get({ index: 'books', id: '1' });
+    expect(got.body).toEqual({
+      _index: 'books',
+      _id: '1',
+      _version: 2,
+      _seq_no: second.body._seq_no,
+      _primary_term: 1,
+      found: true,
+      _source: { title: 'Dune', year: 1965, tag: 'classic' },
+    });
+    const filtered = await client.get({ index: 'books', id: '1', _source_includes: 'title' });
+    expect(filtered.body._source).toEqual({ title: 'Dune' });
+
+    const missing = await failure(client.get({ index: 'books', id: 'nope' }));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.meta.body).toEqual({ _index: 'books', _id: 'nope', found: false });
+
+    expect((await client.exists({ index: 'books', id: '1' })).body).toBe(true);
+    const notThere = await client.exists({ index: 'books', id: 'nope' });
+    expect(notThere.body).toBe(false);
+    expect(notThere.statusCode).toBe(404);
+
+    const source = await client.getSource({ index: 'books', id: '1' });
+    expect(source.body).toEqual({ title: 'Dune', year: 1965, tag: 'classic' });
+  });
+
+  it('create, and a version conflict', async () => {
+    const created = await client.create({ index: 'books', id: '2', body: { title: 'Solaris', year: 1961 } });
+    expect(created.statusCode).toBe(201);
+    expect(created.body).toMatchObject({ _id: '2', _version: 1, result: 'created' });
+
+    const again = await failure(client.create({ index: 'books', id: '2', body: { title: 'Solaris' } }));
+    expect(again.statusCode).toBe(409);
+    const body = again.meta.body as ErrorBody;
+    expect(body.error.type).toBe('version_conflict_engine_exception');
+    expect(body.error.reason).toBe('[2]: version conflict, document already exists (current version [1])');
+    expect(body.status).toBe(409);
+
+    // Optimistic concurrency with a stale seq_no.
+    const stale = await failure(
+      client.index({ index: 'books', id: '2', if_seq_no: created.body._seq_no + 100, if_primary_term: 1, body: { title: 'x' } }),
+    );
+    expect(stale.statusCode).toBe(409);
+    expect((stale.meta.body as ErrorBody).error.type).toBe('version_conflict_engine_exception');
+
+    // External versioning.
+    const ext = await client.index({ index: 'books', id: '3', version: 10, version_type: 'external', body: { title: 'Ubik' } });
+    expect(ext.body._version).toBe(10);
+    const older = await failure(client.index({ index: 'books', id: '3', version: 5, version_type: 'external', body: { title: 'Ubik' } }));
+    expect(older.statusCode).toBe(409);
+    expect((older.meta.body as ErrorBody).error.type).toBe('version_conflict_engine_exception');
+  });
+
+  it('update: doc merge, noop, upsert, doc_as_upsert', async () => {
+    const merged = await client.update({ index: 'books', id: '2', body: { doc: { tag: 'sf' } } });
+    expect(merged.body).toMatchObject({ _id: '2', _version: 2, result: 'updated' });
+    expect((await client.getSource({ index: 'books', id: '2' })).body).toEqual({ title: 'Solaris', year: 1961, tag: 'sf' });
+
+    const noop = await client.update({ index: 'books', id: '2', body: { doc: { tag: 'sf' } } });
+    expect(noop.body).toMatchObject({ _version: 2, result: 'noop' });
+
+    const upserted = await client.update({ index: 'books', id: '4', body: { doc: { tag: 'x' }, upsert: { title: 'Neuromancer', year: 1984 } } });
+    expect(upserted.statusCode).toBe(201);
+    expect(upserted.body).toMatchObject({ _version: 1, result: 'created' });
+    expect((await client.getSource({ index: 'books', id: '4' })).body).toEqual({ title: 'Neuromancer', year: 1984 });
+
+    const asUpsert = await client.update({ index: 'books', id: '5', body: { doc: { title: 'Hyperion' }, doc_as_upsert: true } });
+    expect(asUpsert.body).toMatchObject({ _version: 1, result: 'created' });
+
+    const missing = await failure(client.update({ index: 'books', id: 'nope', body: { doc: { a: 1 } } }));
+    expect(missing.statusCode).toBe(404);
+    expect((missing.meta.body as ErrorBody).error.type).toBe('document_missing_exception');
+  });
+
+  it('delete', async () => {
+    const del = await client.delete({ index: 'books', id: '5' });
+    expect(del.body).toMatchObject({ _id: '5', _version: 2, result: 'deleted' });
+    expect((await client.exists({ index: 'books', id: '5' })).body).toBe(false);
+
+    const again = await failure(client.delete({ index: 'books', id: '5' }));
+    expect(again.statusCode).toBe(404);
+    expect(again.meta.body).toMatchObject({ _id: '5', result: 'not_found' });
+  });
+
+  it('mget', async () => {
+    const res = await client.mget({ index: 'books', body: { ids: ['1', '2', 'nope'] } });
+    expect(res.body.docs).toHaveLength(3);
+    expect(res.body.docs[0]).toMatchObject({ _id: '1', found: true, _version: 2, _source: { tag: 'classic' } });
+    expect(res.body.docs[1]).toMatchObject({ _id: '2', found: true, _version: 2 });
+    expect(res.body.docs[2]).toEqual({ _index: 'books', _id: 'nope', found: false });
+
+    const across = await client.mget({
+      body: {
+        docs: [
+          { _index: 'books', _id: '4' },
+          { _index: 'missing-index', _id: '1' },
+        ],
+      },
+    });
+    expect(across.body.docs[0]).toMatchObject({ _index: 'books', _id: '4', found: true });
+    expect(across.body.docs[1]).toMatchObject({ _index: 'missing-index', _id: '1', error: { type: 'index_not_found_exception' } });
+  });
+
+  it('bulk with mixed successes and failures', async () => {
+    const res = await client.bulk({
+      index: 'books',
+      body: [
+        { index: { _id: '10' } },
+        { title: 'Foundation', year: 1951 },
+        { create: { _id: '10' } },
+        { title: 'Foundation again' },
+        { update: { _id: '10' } },
+        { doc: { tag: 'asimov' } },
+        { delete: { _id: '4' } },
+        { delete: { _id: 'never' } },
+        { index: { _id: '11' } },
+        { title: 'Bad', year: 'not a number' },
+        { index: { _index: 'other', _id: '1' } },
+        { title: 'Auto-created index' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.errors).toBe(true);
+    expect(typeof res.body.took).toBe('number');
+    const items = res.body.items;
+    expect(items).toHaveLength(7);
+    expect(items[0]?.index).toMatchObject({ _id: '10', status: 201, result: 'created', _version: 1 });
+    expect(items[1]?.create).toMatchObject({ _id: '10', status: 409, error: { type: 'version_conflict_engine_exception' } });
+    expect(items[2]?.update).toMatchObject({ _id: '10', status: 200, result: 'updated', _version: 2 });
+    expect(items[3]?.delete).toMatchObject({ _id: '4', status: 200, result: 'deleted' });
+    expect(items[4]?.delete).toMatchObject({ _id: 'never', status: 404, result: 'not_found' });
+    expect(items[5]?.index).toMatchObject({ _id: '11', status: 400, error: { type: 'mapper_parsing_exception' } });
+    expect(items[6]?.index).toMatchObject({ _index: 'other', _id: '1', status: 201, result: 'created' });
+
+    expect((await client.getSource({ index: 'books', id: '10' })).body).toEqual({ title: 'Foundation', year: 1951, tag: 'asimov' });
+    expect((await client.exists({ index: 'books', id: '11' })).body).toBe(false);
+    expect((await client.indices.exists({ index: 'other' })).body).toBe(true);
+  });
+
+  it('refresh, flush, count, stats', async () => {
+    const refreshed = await client.indices.refresh({ index: 'books' });
+    expect(refreshed.body._shards).toEqual({ total: 2, successful: 2, failed: 0 });
+    const flushed = await client.indices.flush({ index: 'books' });
+    expect(flushed.body._shards).toMatchObject({ successful: 2, failed: 0 });
+
+    // Live docs: 1, 2, 3, auto id, 10.
+    const count = await client.count({ index: 'books' });
+    expect(count.body.count).toBe(5);
+    expect(count.body._shards).toMatchObject({ total: 2, successful: 2, failed: 0 });
+
+    // refresh=true on a write makes it countable at once; it is removed again right after.
+    const visible = await client.index({ index: 'books', id: 'tmp', refresh: true, body: { title: 'tmp' } });
+    expect(visible.body.forced_refresh).toBe(true);
+    expect((await client.count({ index: 'books' })).body.count).toBe(6);
+    await client.delete({ index: 'books', id: 'tmp', refresh: true });
+    expect((await client.count({ index: 'books' })).body.count).toBe(5);
+
+    const stats = await client.indices.stats({ index: 'books' });
+    const primaries = stats.body.indices?.books?.primaries;
+    expect(primaries?.docs?.count).toBe(5);
+    expect(primaries?.store?.size_in_bytes).toBeGreaterThan(0);
+    expect(stats.body._all.primaries.docs?.count).toBe(5);
+  });
+
+  it('cat.indices as json', async () => {
+    const res = await client.cat.indices({ format: 'json' });
+    const rows = res.body as unknown as Array<Record<string, string>>;
+    const books = rows.find((r) => r.index === 'books');
+    expect(books).toMatchObject({ health: 'green', status: 'open', pri: '2', rep: '0', 'docs.count': '5' });
+    expect(books?.uuid).toEqual(expect.any(String));
+    expect(rows.map((r) => r.index).sort()).toEqual(['books', 'other']);
+  });
+});
+
+describe('aliases', () => {
+  it('putAlias, getAlias, updateAliases, deleteAlias; an alias works where an index does', async () => {
+    const put = await client.indices.putAlias({ index: 'books', name: 'library' });
+    expect(put.body).toEqual({ acknowledged: true });
+
+    const got = await client.indices.getAlias({ name: 'library' });
+    expect(got.body).toEqual({ books: { aliases: { library: {} } } });
+
+    const viaAlias = await client.get({ index: 'library', id: '1' });
+    expect(viaAlias.body).toMatchObject({ _index: 'books', _id: '1', found: true });
+    expect((await client.count({ index: 'library' })).body.count).toBe(5);
+
+    const updated = await client.indices.updateAliases({
+      body: {
+        actions: [{ add: { index: 'other', alias: 'everything' } }, { add: { index: 'books', alias: 'everything' } }, { remove: { index: 'books', alias: 'library' } }],
+      },
+    });
+    expect(updated.body).toEqual({ acknowledged: true });
+    const all = await client.indices.getAlias();
+    expect(all.body).toEqual({ books: { aliases: { everything: {} } }, other: { aliases: { everything: {} } } });
+
+    // Writing through an alias that points at two indices has no write index.
+    const ambiguous = await failure(client.index({ index: 'everything', id: 'z', body: { a: 1 } }));
+    expect(ambiguous.statusCode).toBe(400);
+    expect((ambiguous.meta.body as ErrorBody).error.type).toBe('illegal_argument_exception');
+
+    const deleted = await client.indices.deleteAlias({ index: 'other', name: 'everything' });
+    expect(deleted.body).toEqual({ acknowledged: true });
+    expect((await client.indices.getAlias({ index: 'other' })).body).toEqual({ other: { aliases: {} } });
+
+    const missingAlias = await failure(client.indices.deleteAlias({ index: 'other', name: 'everything' }));
+    expect(missingAlias.statusCode).toBe(404);
+    expect((missingAlias.meta.body as ErrorBody).error.type).toBe('aliases_not_found_exception');
+  });
+});
+
+describe('delete index', () => {
+  it('delete, then it is gone', async () => {
+    const res = await client.indices.delete({ index: 'other' });
+    expect(res.body).toEqual({ acknowledged: true });
+    expect((await client.indices.exists({ index: 'other' })).body).toBe(false);
+    const err = await failure(client.indices.delete({ index: 'other' }));
+    expect(err.statusCode).toBe(404);
+    expect((err.meta.body as ErrorBody).error.type).toBe('index_not_found_exception');
+  });
+
+  it('documents survive a restart', async () => {
+    await server.restart('kill9');
+    const got = await client.get({ index: 'books', id: '10' });
+    expect(got.body).toMatchObject({ _version: 2, found: true, _source: { title: 'Foundation', year: 1951, tag: 'asimov' } });
+    expect((await client.indices.getAlias({ name: 'everything' })).body).toEqual({ books: { aliases: { everything: {} } } });
+  });
+});
