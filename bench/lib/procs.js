@@ -1,0 +1,167 @@
+'use strict';
+// Child processes for the benches: a fresh Quarry node (fresh data dir), the bare fastify
+// hello-world peer, the Rust engine bench. Optional CPU pinning with taskset.
+const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let tasksetOk;
+function hasTaskset() {
+  if (tasksetOk === undefined) {
+    tasksetOk = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  }
+  return tasksetOk;
+}
+
+/** [cmd, args] prefixed with `taskset -c <cpus>` when cpus is given and taskset works. */
+function pinned(cpus, cmd, args) {
+  if (cpus != null && cpus !== '' && hasTaskset()) return ['taskset', ['-c', String(cpus), cmd, ...args]];
+  return [cmd, args];
+}
+
+function waitForLine(child, re, timeoutMs, label) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${label} did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (d) => {
+      out += d;
+      const m = re.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
+        // Keep draining so the child never blocks on a full pipe.
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+function stopper(child) {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const t = setTimeout(() => child.kill('SIGKILL'), 10000);
+      child.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+/** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
+async function startQuarry({ cpus, dataDir, keepData = false } = {}) {
+  const port = await freePort();
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
+  const t0 = process.hrtime.bigint();
+  const [cmd, args] = pinned(cpus, process.execPath, [
+    path.join(ROOT, 'dist', 'server.js'),
+    '-E', `http.port=${port}`,
+    '-E', `path.data=${dir}`,
+  ]);
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForLine(child, /listening on/, 30000, 'quarry');
+  const startupMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const stop = stopper(child);
+  return {
+    name: 'quarry',
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir: dir,
+    startupMs,
+    child,
+    async stop() {
+      await stop();
+      if (!keepData && !dataDir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts bench/hello.js (bare fastify, `GET /` → {"hello":"world"}). */
+async function startHello({ cpus } = {}) {
+  const port = await freePort();
+  const [cmd, args] = pinned(cpus, process.execPath, [path.join(__dirname, '..', 'hello.js'), String(port)]);
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForLine(child, /listening on/, 15000, 'fastify hello');
+  return { name: 'fastify-hello', pid: child.pid, url: `http://127.0.0.1:${port}`, port, child, stop: stopper(child) };
+}
+
+/** Runs a node script as a child (optionally pinned) and parses the last stdout line as JSON. */
+function runJsonChild(script, args, { cpus } = {}) {
+  return new Promise((resolve, reject) => {
+    const [cmd, a] = pinned(cpus, process.execPath, [script, ...args]);
+    const child = spawn(cmd, a, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${path.basename(script)} exited with ${code}\n${out}`));
+      const lines = out.trim().split('\n');
+      try {
+        resolve(JSON.parse(lines[lines.length - 1]));
+      } catch (e) {
+        reject(new Error(`bad JSON from ${script}: ${out}`));
+      }
+    });
+  });
+}
+
+/** Builds the Rust engine bench in release (bench profile) and returns its executable path. */
+function buildEngineBench() {
+  const out = execFileSync(
+    'cargo',
+    ['bench', '-p', 'quarry-engine', '--bench', 'ingest', '--no-run', '--message-format=json'],
+    { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 },
+  );
+  let exe;
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const m = JSON.parse(line);
+    if (m.reason === 'compiler-artifact' && m.target?.name === 'ingest' && m.executable) exe = m.executable;
+  }
+  if (!exe) throw new Error('cargo did not report the ingest bench executable');
+  return exe;
+}
+
+/** Runs the engine bench binary; resolves with its JSON result lines. */
+function runEngineBench(exe, args, { cpus } = {}) {
+  return new Promise((resolve, reject) => {
+    const [cmd, a] = pinned(cpus, exe, [...args, '--json']);
+    const child = spawn(cmd, a, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`engine bench exited with ${code}\n${out}`));
+      resolve(out.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+    });
+  });
+}
+
+module.exports = { ROOT, freePort, hasTaskset, pinned, startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench };

@@ -1,0 +1,194 @@
+'use strict';
+// `npm run bench`: the benches of issue 2, each side by side with its peer in the same run.
+//   ingest   `_bulk` over HTTP (bench/ingest.js) vs the engine alone (crates/engine/benches/ingest.rs)
+//   root     `GET /` of Quarry vs a bare fastify hello-world (bench/root.js)
+//   latency  `GET /` p99 while bulk ingest runs (bench/latency.js)
+// Flags: --only ingest|root|latency (comma list) --corpus-dir DIR (default ../shared/corpus)
+//        --batch 5000 --clients 2 --rounds 2 --duration 5 --out bench/results
+// Writes results.json and summary.md to bench/results/<timestamp>/ and prints the summary.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { CORPORA, buildBodies, mappingPath } = require('./lib/corpus');
+const { ROOT, buildEngineBench, runEngineBench, hasTaskset } = require('./lib/procs');
+const { freshServerIngest } = require('./ingest');
+const { rootBench } = require('./root');
+const { latencyBench } = require('./latency');
+
+const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5 };
+
+function parseArgs(argv) {
+  const o = {
+    only: 'ingest,root,latency',
+    'corpus-dir': path.resolve(ROOT, '..', 'shared', 'corpus'),
+    batch: '5000',
+    clients: '2',
+    rounds: '2',
+    duration: '5',
+    out: path.join(__dirname, 'results'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i].replace(/^--/, '');
+    const eq = k.indexOf('=');
+    if (eq > 0) o[k.slice(0, eq)] = k.slice(eq + 1);
+    else o[k] = argv[++i];
+  }
+  o.only = new Set(o.only.split(','));
+  for (const k of o.only) if (!['ingest', 'root', 'latency'].includes(k)) throw new Error(`--only: unknown bench [${k}]`);
+  return o;
+}
+
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');
+const mark = (ok) => (ok ? 'PASS' : 'MISS');
+
+function environment() {
+  let rev = 'unknown';
+  try {
+    rev = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {}
+  return {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model,
+    mem_gb: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()}`,
+    git: rev,
+    taskset: hasTaskset(),
+  };
+}
+
+async function ingestBench(o, log) {
+  const corpusDir = path.resolve(o['corpus-dir']);
+  const batch = Number(o.batch);
+  const clients = Number(o.clients);
+  const rounds = Number(o.rounds);
+  log('building the engine bench (cargo bench --no-run, release) …');
+  const exe = buildEngineBench();
+  const out = [];
+  for (const corpus of CORPORA) {
+    const built = buildBodies(corpusDir, corpus, { batch });
+    log(`${corpus}: ${built.docs} docs, ${(built.rawBytes / 1e6).toFixed(1)} MB raw, ${built.bodies.length} bulks of ${batch}`);
+    const http = [];
+    const engine = [];
+    // Alternate the two sides so drift (page cache, thermal, neighbours) hits both.
+    for (let r = 0; r < rounds; r++) {
+      const h = await freshServerIngest(built, { clients });
+      log(`  round ${r} http   ${fmt(h.docs_per_s)} docs/s  ${fmt(h.mb_per_s, 1)} MB/s  count ${h.count_after_refresh}`);
+      http.push(h);
+      const [e] = await runEngineBench(exe, [
+        '--corpus-dir', corpusDir, '--corpus', corpus, '--mapping', mappingPath(corpus),
+        '--batch', String(batch), '--clients', String(clients),
+      ]);
+      log(`  round ${r} engine ${fmt(e.docs_per_s)} docs/s  ${fmt(e.mb_per_s, 1)} MB/s  count ${e.count_after_refresh}`);
+      engine.push(e);
+    }
+    const httpDps = median(http.map((x) => x.docs_per_s));
+    const engDps = median(engine.map((x) => x.docs_per_s));
+    out.push({
+      corpus,
+      docs: built.docs,
+      raw_mb: built.rawBytes / 1e6,
+      batch,
+      clients,
+      http_docs_per_s: httpDps,
+      http_mb_per_s: median(http.map((x) => x.mb_per_s)),
+      engine_docs_per_s: engDps,
+      engine_mb_per_s: median(engine.map((x) => x.mb_per_s)),
+      ratio: httpDps / engDps,
+      counts_ok: http.every((x) => x.count_after_refresh === x.docs) && engine.every((x) => x.count_after_refresh === x.docs),
+      failed_bulks: http.reduce((n, x) => n + x.failed_bulks, 0) + engine.reduce((n, x) => n + x.failed_bulks, 0),
+      http,
+      engine,
+    });
+  }
+  return out;
+}
+
+function summarize(res) {
+  const lines = [];
+  const rows = [];
+  if (res.ingest) {
+    for (const c of res.ingest) {
+      const isDeb = c.corpus === 'debian-packages';
+      rows.push([
+        `ingest ${c.corpus} (bulk ${c.batch}, ${c.clients} clients)`,
+        `${fmt(c.http_docs_per_s)} docs/s, ${fmt(c.http_mb_per_s, 1)} MB/s`,
+        `engine alone: ${fmt(c.engine_docs_per_s)} docs/s, ${fmt(c.engine_mb_per_s, 1)} MB/s`,
+        fmt(c.ratio, 2),
+        `≥ ${TARGETS.ingestRatio}${isDeb ? `, ≥ ${fmt(TARGETS.debianDocsPerS)} docs/s` : ''}`,
+        mark(c.ratio >= TARGETS.ingestRatio && (!isDeb || c.http_docs_per_s >= TARGETS.debianDocsPerS) && c.counts_ok && c.failed_bulks === 0),
+      ]);
+    }
+  }
+  if (res.root) {
+    const r = res.root;
+    rows.push([
+      `GET / (-c${r.connections}, ${r.pinned ? 'server core 0, load core 1' : 'unpinned'})`,
+      `${fmt(r.quarry_rps)} req/s, p99 ${fmt(r.quarry_p99_ms, 2)} ms`,
+      `fastify hello: ${fmt(r.fastify_rps)} req/s, p99 ${fmt(r.fastify_p99_ms, 2)} ms`,
+      fmt(r.ratio, 2),
+      `≥ ${TARGETS.rootRatio}`,
+      mark(r.ratio >= TARGETS.rootRatio),
+    ]);
+  }
+  if (res.latency) {
+    const l = res.latency;
+    rows.push([
+      `GET / p99 during bulk ingest (${l.rate} req/s probe)`,
+      `p99 ${fmt(l.p99_ms, 2)} ms (p50 ${fmt(l.under_ingest.service_ms.p50, 2)}, max ${fmt(l.under_ingest.service_ms.max, 1)}); from schedule p99 ${fmt(l.p99_scheduled_ms, 2)} ms`,
+      `idle: p99 ${fmt(l.idle.service_ms.p99, 2)} ms; ingest ${fmt(l.ingest.docs_per_s)} docs/s meanwhile`,
+      fmt(l.p99_ms / l.idle.service_ms.p99, 1) + '× idle',
+      `< ${TARGETS.latencyP99Ms} ms`,
+      mark(l.p99_ms < TARGETS.latencyP99Ms && l.under_ingest.errors === 0 && l.under_ingest.non2xx === 0),
+    ]);
+  }
+  const head = ['bench', 'Quarry', 'peer (same run)', 'ratio', 'target', ''];
+  lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const started = new Date();
+  const t0 = Date.now();
+  const log = (m) => process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}\n`);
+  const res = { started: started.toISOString(), env: environment(), options: { ...o, only: [...o.only] }, targets: TARGETS };
+  if (o.only.has('ingest')) res.ingest = await ingestBench(o, log);
+  if (o.only.has('root')) {
+    log('GET / : quarry vs fastify hello …');
+    res.root = await rootBench({ rounds: Number(o.rounds), duration: Number(o.duration) });
+  }
+  if (o.only.has('latency')) {
+    log('GET / latency during bulk ingest …');
+    res.latency = await latencyBench({ corpusDir: path.resolve(o['corpus-dir']), batch: Number(o.batch), clients: Number(o.clients), duration: Number(o.duration) * 2 });
+  }
+  res.elapsed_s = (Date.now() - t0) / 1000;
+  const table = summarize(res);
+  const dir = path.join(path.resolve(o.out), started.toISOString().replace(/[:.]/g, '-'));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(res, null, 2) + '\n');
+  const e = res.env;
+  const md = [
+    `# Quarry bench ${res.started}`,
+    '',
+    `git ${e.git}, Node ${e.node}, ${e.cpus} × ${e.cpu_model}, ${e.mem_gb} GB, ${e.platform}; run took ${res.elapsed_s.toFixed(0)} s.`,
+    'Ingest: fresh node and data dir per round, release addon, bodies built before the clock; server and engine bench unpinned on all cores; median of rounds.',
+    '',
+    table,
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'summary.md'), md);
+  console.log(md);
+  console.log(`results: ${path.relative(process.cwd(), dir)}/{results.json,summary.md}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
