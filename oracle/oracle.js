@@ -29,6 +29,7 @@ const PID_FILE = path.join(STATE_DIR, 'oracle.pid');
 const LOG_FILE = path.join(STATE_DIR, 'oracle.log');
 const CLASSES = path.join(ORACLE_DIR, 'target', 'classes');
 const CLASSPATH_FILE = path.join(ORACLE_DIR, 'target', 'cp.txt');
+const BUILD_STAMP = path.join(ORACLE_DIR, 'target', 'oracle.stamp');
 
 const PORT = Number(process.env.ORACLE_PORT || 9201);
 const HEAP = process.env.ORACLE_HEAP || '512m';
@@ -153,12 +154,12 @@ function newestMtime(dir) {
   return newest;
 }
 
-// Compiles the launcher and resolves the classpath with Maven, unless what is there is up to date
-// (so later starts take seconds and need no network).
+// Compiles the launcher and resolves the classpath with Maven, unless the last build is newer than
+// the sources (so later starts take seconds and need no network). A stamp file marks a finished
+// build: Maven leaves cp.txt and the classes untouched when nothing changed.
 function build() {
-  const mainClass = path.join(CLASSES, 'oracle', 'OracleNode.class');
-  if (fs.existsSync(mainClass) && fs.existsSync(CLASSPATH_FILE)) {
-    const built = Math.min(fs.statSync(mainClass).mtimeMs, fs.statSync(CLASSPATH_FILE).mtimeMs);
+  if (fs.existsSync(BUILD_STAMP) && fs.existsSync(CLASSPATH_FILE)) {
+    const built = fs.statSync(BUILD_STAMP).mtimeMs;
     const sources = Math.max(newestMtime(path.join(ORACLE_DIR, 'src')), fs.statSync(path.join(ORACLE_DIR, 'pom.xml')).mtimeMs);
     const jars = fs.readFileSync(CLASSPATH_FILE, 'utf8').trim().split(path.delimiter);
     if (built >= sources && jars.every((j) => fs.existsSync(j))) return;
@@ -167,10 +168,12 @@ function build() {
   const r = spawnSync(
     'mvn',
     ['-q', '-B', '-Dstyle.color=never', '-f', path.join(ORACLE_DIR, 'pom.xml'), 'compile', 'dependency:build-classpath', `-Dmdep.outputFile=${CLASSPATH_FILE}`],
-    { stdio: 'inherit' },
+    { encoding: 'utf8' },
   );
   if (r.error) fail(`cannot run mvn: ${r.error.message}`);
-  if (r.status !== 0) fail(`mvn failed with status ${r.status}`);
+  // Maven's output only matters when it failed (quiet mode still prints colour resets).
+  if (r.status !== 0) fail(`mvn failed with status ${r.status}:\n${r.stdout}${r.stderr}`);
+  fs.writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
 }
 
 async function start() {
