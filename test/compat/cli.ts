@@ -1,4 +1,5 @@
-// npm run compat -- [--target quarry|opensearch|<url>] [--record] [--only <file|scenario>]... [--verbose]
+// npm run compat -- [--target quarry|opensearch|<url>] [--record] [--only <file|scenario>]...
+//                    [--ignore-gaps] [--suggest-gaps] [--verbose]
 //
 //   --target quarry      (default) start `node dist/server.js` on a free port with a fresh data dir
 //   --target opensearch  the oracle on 127.0.0.1:9201 (`npm run oracle -- start`)

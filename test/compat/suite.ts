@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { loadDifferences, loadGaps } from './adjust';
 import { loadAllScenarioFiles, parseRequestLine, saveScenarioFile, setExpectation, type Scenario, type ScenarioFile } from './format';
 import { recordExpectation } from './record';
-import { runScenario, type StepResult } from './runner';
+import { runScenario, type Observed, type StepResult } from './runner';
 import type { Target } from './targets';
 
 /** `?pretty`, `?pretty=true` (anything but `false`) asks for formatted JSON, compared as text. */
@@ -63,7 +63,7 @@ export async function runSuite(target: Target, selection: readonly Selected[], o
   const changed = new Set<ScenarioFile>();
   for (const { file, scenario, index } of selection) {
     const onStep = opts.record
-      ? (i: number, observed: Parameters<typeof recordExpectation>[1], vars: ReadonlyMap<string, string>) => {
+      ? (i: number, observed: Observed, vars: ReadonlyMap<string, string>) => {
           const step = scenario.steps[i];
           if (!step) return;
           const stepWarnings: string[] = [];
