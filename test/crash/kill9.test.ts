@@ -45,8 +45,8 @@ type IndexName = keyof typeof INDICES;
 const INDEX_NAMES = Object.keys(INDICES) as IndexName[];
 const IDS_PER_INDEX = 200;
 const WRITERS = 4;
-const ROUNDS = 5;
-const TORN_TAIL_ROUND = 3; // after this round's kill, garbage goes onto every newest translog file
+const ROUNDS = 6;
+const TORN_TAIL_ROUND = 4; // after this round's kill, garbage goes onto every newest translog file
 
 interface DocState {
   /** `_source` as JSON text exactly as sent, or null when deleted. */
@@ -219,7 +219,7 @@ async function writer(server: QuarryServer, model: Model, w: number, round: numb
 /** A writer that asks for refreshes and flushes now and then (more commits and translog rolls). */
 async function committer(server: QuarryServer, halt: { stop: boolean }): Promise<void> {
   while (!halt.stop) {
-    await sleep(randInt(50, 300));
+    await sleep(randInt(30, 200));
     if (halt.stop) break;
     const what = pick(['_refresh', '_flush']);
     try {
@@ -419,6 +419,15 @@ describe('kill -9 during concurrent bulk writes', () => {
       while (Date.now() < deadline || model.acked - ackedBefore < 20) {
         await sleep(10);
         if (Date.now() - started > 40_000) throw new Error(`no progress: ${server.output()}`);
+      }
+      if (round % 2 === 0) {
+        // Every other round the kill lands while a commit is under way: a refresh is sent and the
+        // process dies a few milliseconds later, in the middle of writing segments and meta.json.
+        fetch(`${server.url}/${pick(INDEX_NAMES)}/_refresh`, { method: 'POST' }).then(
+          (r) => r.text(),
+          () => undefined,
+        );
+        await sleep(randInt(0, 4));
       }
       await server.kill9();
       halt.stop = true;
