@@ -541,7 +541,10 @@ mod tests {
         let m = mapping(json!({"properties": {"n": {"type": "long"}, "i": {"type": "integer"}}}));
         let e = parse_document(&m, "1", &json!({"n": "abc"})).unwrap_err();
         assert_eq!(e.reason, "failed to parse field [n] of type [long] in document with id '1'. Preview of field's value: 'abc'");
-        assert_eq!(e.caused_by.unwrap().type_name(), "number_format_exception");
+        assert_eq!(
+            e.caused_by.unwrap().type_name(),
+            "illegal_argument_exception"
+        );
         let p = parse_document(&m, "1", &json!({"n": "42", "i": 7.9})).unwrap();
         assert!(p.values.contains(&("n".into(), FieldValue::I64(42))));
         assert!(p.values.contains(&("i".into(), FieldValue::I64(7))));

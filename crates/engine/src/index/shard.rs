@@ -21,7 +21,8 @@ use tantivy::{
     DateTime, Index, IndexReader, IndexWriter, ReloadPolicy, SegmentMeta, TantivyDocument, Term,
 };
 
-const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+/// Per indexing thread; tantivy's floor is ~15 MB a thread.
+const WRITER_MEMORY_PER_THREAD: usize = 48 * 1024 * 1024;
 const PRIMARY_TERM: i64 = 1;
 /// OpenSearch keeps delete tombstones for `index.gc_deletes` (60s) so versions continue.
 const GC_DELETES: Duration = Duration::from_secs(60);
@@ -203,7 +204,13 @@ impl Shard {
         translog: Translog,
         max_seq_no: i64,
     ) -> Result<(Writer, (IndexReader, Fields))> {
-        let writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        // One indexing thread per core (at most 4): a single thread was the ingest bottleneck.
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, 4);
+        let writer: IndexWriter =
+            index.writer_with_num_threads(threads, threads * WRITER_MEMORY_PER_THREAD)?;
         writer.set_merge_policy(Box::new(FreezingMergePolicy {
             inner: LogMergePolicy::default(),
             frozen: frozen.clone(),
