@@ -150,6 +150,7 @@ impl Shard {
     ) -> Result<Arc<Shard>> {
         let index_dir = dir.join("index");
         std::fs::create_dir_all(&index_dir)?;
+        remove_stale_temp_files(&index_dir)?;
         let directory =
             MmapDirectory::open(&index_dir).map_err(|e| Error::internal(e.to_string()))?;
         let index = if Index::exists(&directory).map_err(|e| Error::internal(e.to_string()))? {
@@ -211,6 +212,10 @@ impl Shard {
             .clamp(1, 4);
         let writer: IndexWriter =
             index.writer_with_num_threads(threads, threads * WRITER_MEMORY_PER_THREAD)?;
+        // A crash mid-commit leaves files the last commit does not reference (e.g. `.del` files
+        // of the same opstamp the replay is about to reach again); tantivy refuses to overwrite
+        // them, so clear them before anything is written.
+        writer.garbage_collect_files().wait()?;
         writer.set_merge_policy(Box::new(FreezingMergePolicy {
             inner: LogMergePolicy::default(),
             frozen: frozen.clone(),
@@ -744,6 +749,17 @@ fn build_doc(
         }
     }
     doc
+}
+
+/// Temporary files of an atomic write interrupted by a crash: tantivy does not track them.
+/// Safe only before a writer opens the directory.
+fn remove_stale_temp_files(dir: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(".tmp") {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 pub fn new_schema() -> Schema {
