@@ -97,9 +97,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
           await reply.send();
           return;
         }
-        const isText = spec.output === 'text' && params.format !== 'json' && params.format !== undefined
-          ? false
-          : spec.output === 'text' && params.format === undefined;
+        const isText = spec.output === 'text' && params.format !== 'json';
         reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
         const shaped = isText ? result.body : shapeResponse(result.body, { pretty, filterPath });
         await reply.send(shaped);

@@ -143,12 +143,16 @@ impl Node {
                     }
                 }
                 if meta.settings.durability == Durability::Async {
-                    // Cheap when nothing is pending; the interval bounds loss on a crash.
-                    if shard.millis_since_refresh(now)
-                        % (meta.settings.sync_interval.as_millis().max(100) as i64)
-                        < 60
-                    {
-                        let _ = shard.sync();
+                    // The interval bounds what a crash can lose of acknowledged writes.
+                    let interval = meta.settings.sync_interval.as_millis() as i64;
+                    if shard.millis_since_sync(now) >= interval {
+                        if let Err(e) = shard.sync() {
+                            log::error!(
+                                "[{}][{}] translog sync failed: {e}",
+                                meta.name,
+                                shard.number
+                            );
+                        }
                     }
                 }
             }

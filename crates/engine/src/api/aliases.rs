@@ -67,7 +67,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
         }
         let mut resolved = Vec::new();
         for i in &indices {
-            for svc in node.resolve(i, IndicesOptions::strict_single_or_wildcard())? {
+            for svc in node.resolve(i, IndicesOptions::strict_expand_open())? {
                 resolved.push(svc.name());
             }
         }
@@ -104,7 +104,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
                             if matched.is_empty()
                                 && def.get("must_exist").and_then(Value::as_bool) != Some(false)
                             {
-                                return Err(missing_aliases(&[al.clone()]));
+                                return Err(missing_aliases(std::slice::from_ref(al)));
                             }
                             for m in matched {
                                 plan.push(("remove".into(), format!("{idx}\u{0}{m}"), Value::Null));
@@ -149,17 +149,6 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     Ok(Response::acknowledged())
 }
 
-impl IndicesOptions {
-    fn strict_single_or_wildcard() -> Self {
-        IndicesOptions {
-            ignore_unavailable: false,
-            allow_no_indices: false,
-            expand_open: true,
-            expand_hidden: false,
-        }
-    }
-}
-
 pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let index = p.required("index")?;
     let name = p.required("name")?;
@@ -168,7 +157,7 @@ pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     if node.service(name).is_some() {
         return Err(Error::new(ErrorKind::InvalidAliasName, format!("Invalid alias name [{name}]: an index or data stream exists with the same name as the alias")));
     }
-    for svc in node.resolve(index, IndicesOptions::strict_single_or_wildcard())? {
+    for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
         svc.update_meta(|m| {
             m.aliases.insert(name.to_string(), alias.clone());
             Ok(())
@@ -181,7 +170,7 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let index = p.required("index")?;
     let names = p.list("name").unwrap_or_default();
     let mut removed = false;
-    for svc in node.resolve(index, IndicesOptions::strict_single_or_wildcard())? {
+    for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
         svc.update_meta(|m| {
             let before = m.aliases.len();
             m.aliases

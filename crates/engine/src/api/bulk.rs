@@ -2,8 +2,8 @@
 //! own status and error.
 
 use super::document::{
-    after_write, deep_merge, parse_update, preconditions, refresh_param, resolve_single,
-    run_update, validate_id, write_response, Refresh,
+    after_write, parse_update, preconditions, refresh_param, resolve_single, run_update,
+    validate_id, write_response, Refresh,
 };
 use super::json_writer::ObjectWriter;
 use super::{Params, Response};
@@ -159,9 +159,9 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
             match it.next() {
                 Some((_, l)) => Some(l.to_vec()),
                 None => {
-                    return Err(Error::illegal_argument(format!(
-                        "Validation Failed: 1: no requests added;"
-                    )))
+                    return Err(Error::illegal_argument(
+                        "Validation Failed: 1: no requests added;".to_string(),
+                    ))
                 }
             }
         };
@@ -317,61 +317,50 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         w.field("status", &(if r.result == "created" { 201 } else { 200 }));
                     }
                     results[pos] = Some(item_wrap(Kind::Update, w.finish()));
-                    let _ = deep_merge;
                 }
-                Kind::Delete => {
-                    let Some(id) = &item.id else {
-                        return Err(super::document::validation(&["id is missing".into()]));
-                    };
-                    let pre = preconditions(
-                        num("version"),
-                        vt,
-                        num("if_seq_no"),
-                        num("if_primary_term"),
-                        false,
-                        true,
-                    )?;
-                    let entry = pending.entry(name.clone()).or_insert_with(|| Pending {
-                        svc: svc.clone(),
-                        positions: vec![],
-                        writes: vec![],
-                    });
-                    entry.positions.push(pos);
-                    entry.writes.push(DocWrite::Delete {
-                        id: id.clone(),
-                        routing: item.routing.clone(),
-                        pre,
-                    });
-                }
-                Kind::Index | Kind::Create => {
+                Kind::Delete | Kind::Index | Kind::Create => {
                     let create = item.kind == Kind::Create
                         || m.get("op_type").and_then(Value::as_str) == Some("create");
+                    let is_delete = item.kind == Kind::Delete;
                     let pre = preconditions(
                         num("version"),
                         vt,
                         num("if_seq_no"),
                         num("if_primary_term"),
-                        create,
-                        false,
+                        create && !is_delete,
+                        is_delete,
                     )?;
-                    let src = item.source.clone().unwrap_or_default();
-                    super::document::check_json_object(&src)?;
-                    let id = item
-                        .id
-                        .clone()
-                        .unwrap_or_else(crate::util::ids::time_based_id);
+                    let write = if is_delete {
+                        let Some(id) = &item.id else {
+                            return Err(super::document::validation(&["id is missing".into()]));
+                        };
+                        DocWrite::Delete {
+                            id: id.clone(),
+                            routing: item.routing.clone(),
+                            pre,
+                        }
+                    } else {
+                        let src = item.source.clone().unwrap_or_default();
+                        let doc = super::document::parse_source(&src)?;
+                        let id = item
+                            .id
+                            .clone()
+                            .unwrap_or_else(crate::util::ids::time_based_id);
+                        DocWrite::Index {
+                            id,
+                            routing: item.routing.clone(),
+                            source: Arc::new(src),
+                            doc,
+                            pre,
+                        }
+                    };
                     let entry = pending.entry(name.clone()).or_insert_with(|| Pending {
                         svc: svc.clone(),
                         positions: vec![],
                         writes: vec![],
                     });
                     entry.positions.push(pos);
-                    entry.writes.push(DocWrite::Index {
-                        id,
-                        routing: item.routing.clone(),
-                        source: Arc::new(src),
-                        pre,
-                    });
+                    entry.writes.push(write);
                 }
             }
             Ok(())

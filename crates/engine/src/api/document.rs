@@ -103,6 +103,18 @@ pub(super) fn preconditions(
     })
 }
 
+/// Preconditions from a request's query parameters.
+fn preconditions_of(p: &Params, create: bool, is_delete: bool) -> Result<Preconditions> {
+    preconditions(
+        p.i64("version")?,
+        p.str("version_type"),
+        p.i64("if_seq_no")?,
+        p.i64("if_primary_term")?,
+        create,
+        is_delete,
+    )
+}
+
 fn vt_name(vt: VersionTypeOpt) -> &'static str {
     match vt {
         VersionTypeOpt::Internal => "INTERNAL",
@@ -180,17 +192,10 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         }
         None => crate::util::ids::time_based_id(),
     };
-    let pre = preconditions(
-        p.i64("version")?,
-        p.str("version_type"),
-        p.i64("if_seq_no")?,
-        p.i64("if_primary_term")?,
-        create,
-        false,
-    )?;
+    let pre = preconditions_of(p, create, false)?;
     let refresh = refresh_param(p.str("refresh"))?;
     // Bodies must be one JSON object; OpenSearch rejects anything else before routing.
-    check_json_object(body)?;
+    let doc = parse_source(body)?;
     let svc = node.write_target(name)?;
     let routing = p.str("routing").map(String::from);
     require_routing(&svc, &id, routing.as_deref())?;
@@ -198,6 +203,7 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         id,
         routing,
         source: Arc::new(body.to_vec()),
+        doc,
         pre,
     }]))?;
     after_write(&svc, refresh)?;
@@ -217,7 +223,9 @@ fn written(index: &str, r: &OpResult, body: Vec<u8>) -> Response {
     }
 }
 
-pub(super) fn check_json_object(body: &[u8]) -> Result<()> {
+/// Parses a document body as OpenSearch does (one object, no duplicate keys, no metadata
+/// fields), once: the result is what gets indexed.
+pub(super) fn parse_source(body: &[u8]) -> Result<Value> {
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
     if first != Some(&b'{') && first != Some(&b'[') && first != Some(&b'"') {
         return Err(Error::new(ErrorKind::MapperParsing, "failed to parse")
@@ -234,7 +242,7 @@ pub(super) fn check_json_object(body: &[u8]) -> Result<()> {
             return Err(Error::new(ErrorKind::MapperParsing, "failed to parse").caused_by(cause));
         }
     };
-    let Value::Object(map) = parsed else {
+    let Value::Object(map) = &parsed else {
         return Err(Error::new(ErrorKind::MapperParsing, "failed to parse"));
     };
     for key in map.keys() {
@@ -244,21 +252,14 @@ pub(super) fn check_json_object(body: &[u8]) -> Result<()> {
             )));
         }
     }
-    Ok(())
+    Ok(parsed)
 }
 
 pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let name = p.required("index")?;
     let id = p.required("id")?;
     validate_id(id)?;
-    let pre = preconditions(
-        p.i64("version")?,
-        p.str("version_type"),
-        p.i64("if_seq_no")?,
-        p.i64("if_primary_term")?,
-        false,
-        true,
-    )?;
+    let pre = preconditions_of(p, false, true)?;
     let refresh = refresh_param(p.str("refresh"))?;
     let svc = resolve_single(node, name, true)?;
     let r = single(svc.write(vec![DocWrite::Delete {
@@ -448,13 +449,17 @@ pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
     }
 }
 
+/// One `_mget` item: index, id, routing and its own `_source` option.
+type MgetSpec = (Option<String>, String, Option<String>, Option<Value>);
+
 pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let body = body
         .filter(|b| !b.is_empty())
         .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
     let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
     let default_index = p.str("index");
-    let mut specs: Vec<(Option<String>, String, Option<String>, Option<Value>)> = Vec::new();
+    // (index, id, routing, per-document _source)
+    let mut specs: Vec<MgetSpec> = Vec::new();
     if let Some(docs) = v.get("docs").and_then(Value::as_array) {
         for d in docs {
             let id = match d.get("_id") {
@@ -668,11 +673,13 @@ pub(super) fn run_update(
             None if pre.if_seq_no.is_none() => pre.create = true,
             _ => {}
         }
-        let bytes = serde_json::to_vec(&Value::Object(source)).expect("json");
+        let doc = Value::Object(source);
+        let bytes = serde_json::to_vec(&doc).expect("json");
         let out = svc.write(vec![DocWrite::Index {
             id: id.to_string(),
             routing: routing.map(String::from),
             source: Arc::new(bytes),
+            doc,
             pre,
         }]);
         match single(out) {

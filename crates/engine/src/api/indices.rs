@@ -96,12 +96,7 @@ pub fn create(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
 
 pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let expr = p.required("index")?;
-    let opts = p.indices_options(IndicesOptions {
-        ignore_unavailable: false,
-        allow_no_indices: true,
-        expand_open: true,
-        expand_hidden: false,
-    })?;
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     // Deleting through an alias is refused, as OpenSearch refuses it.
     for part in expr.split(',') {
         if !part.contains('*')
@@ -131,15 +126,6 @@ fn targets(node: &Node, p: &Params, defaults: IndicesOptions) -> Result<Vec<Arc<
     node.resolve(p.str("index").unwrap_or("_all"), opts)
 }
 
-fn strict_read() -> IndicesOptions {
-    IndicesOptions {
-        ignore_unavailable: false,
-        allow_no_indices: false,
-        expand_open: true,
-        expand_hidden: false,
-    }
-}
-
 fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
     Value::Object(
         aliases
@@ -152,7 +138,7 @@ fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
 pub fn get(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
     let mut out = Map::new();
-    for svc in targets(node, p, strict_read())? {
+    for svc in targets(node, p, IndicesOptions::strict_expand_open())? {
         let m = svc.meta();
         out.insert(
             m.name.clone(),
@@ -163,7 +149,7 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
 }
 
 pub fn exists(node: &Node, p: &Params) -> Result<Response> {
-    match targets(node, p, strict_read()) {
+    match targets(node, p, IndicesOptions::strict_expand_open()) {
         Ok(t) if !t.is_empty() => Ok(Response::empty(200)),
         Ok(_) => Ok(Response::empty(404)),
         Err(e) if e.kind == ErrorKind::IndexNotFound => Ok(Response::empty(404)),
@@ -188,16 +174,7 @@ pub fn put_mapping(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Respo
         )
     })?;
     let update = Mapping::parse(&body)?;
-    let svcs = targets(
-        node,
-        p,
-        IndicesOptions {
-            ignore_unavailable: false,
-            allow_no_indices: false,
-            expand_open: true,
-            expand_hidden: false,
-        },
-    )?;
+    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
     // Validate against every index first, so a conflict on one changes none.
     for svc in &svcs {
         svc.meta().mapping.merged(&update)?;
@@ -248,16 +225,7 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
         Some(inner) if body.as_object().map(|o| o.len()) == Some(1) => inner.clone(),
         _ => body,
     };
-    let svcs = targets(
-        node,
-        p,
-        IndicesOptions {
-            ignore_unavailable: false,
-            allow_no_indices: false,
-            expand_open: true,
-            expand_hidden: false,
-        },
-    )?;
+    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
     for svc in &svcs {
         let m = svc.meta();
         m.settings.updated(&body, &m.name, &m.uuid)?;

@@ -48,22 +48,23 @@ impl SourceFilter {
                         ))
             });
             match v {
-                Value::Object(inner) if !included || !self.excludes.is_empty() => {
-                    if included || could_include_below {
-                        let sub = if included && self.includes.is_empty() {
-                            self.filter_map(inner, &path)
-                        } else if included {
-                            let f = SourceFilter {
-                                includes: Vec::new(),
-                                excludes: self.excludes.clone(),
-                            };
-                            f.filter_map(inner, &path)
-                        } else {
-                            self.filter_map(inner, &path)
+                Value::Object(inner)
+                    if (!included || !self.excludes.is_empty())
+                        && (included || could_include_below) =>
+                {
+                    let sub = if included && self.includes.is_empty() {
+                        self.filter_map(inner, &path)
+                    } else if included {
+                        let f = SourceFilter {
+                            includes: Vec::new(),
+                            excludes: self.excludes.clone(),
                         };
-                        if !sub.is_empty() || (included && inner.is_empty()) {
-                            out.insert(k.clone(), Value::Object(sub));
-                        }
+                        f.filter_map(inner, &path)
+                    } else {
+                        self.filter_map(inner, &path)
+                    };
+                    if !sub.is_empty() || (included && inner.is_empty()) {
+                        out.insert(k.clone(), Value::Object(sub));
                     }
                 }
                 Value::Array(items) if !included && could_include_below => {

@@ -67,7 +67,7 @@ fn parse_object(
         if key.is_empty() || key.trim().is_empty() {
             return Err(
                 Error::new(ErrorKind::MapperParsing, "failed to parse".to_string()).caused_by(
-                    Error::illegal_argument(format!("field name cannot be an empty string")),
+                    Error::illegal_argument("field name cannot be an empty string".to_string()),
                 ),
             );
         }
@@ -300,10 +300,10 @@ fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> 
         let sub_path = format!("{path}.{sub}");
         parse_one(ctx, &sub_path, sf, value)?;
     }
+    let mapping = ctx.mapping;
     for target in &field.copy_to {
-        if let Some(tf) = ctx.mapping.field(target) {
-            let tf = tf.clone();
-            parse_one(ctx, target, &tf, value)?;
+        if let Some(tf) = mapping.field(target) {
+            parse_one(ctx, target, tf, value)?;
         }
     }
     if field.index || field.doc_values {

@@ -52,7 +52,9 @@ pub enum DocWrite {
     Index {
         id: String,
         routing: Option<String>,
+        /// The bytes stored as `_source`, and the same document parsed once by the caller.
         source: Arc<Vec<u8>>,
+        doc: Value,
         pre: Preconditions,
     },
     Delete {
@@ -190,8 +192,7 @@ impl IndexService {
 
     /// Field values for a document, applying any dynamic mapping it introduces.
     pub fn parse(&self, id: &str, source: &Value) -> Result<Vec<(String, FieldValue)>> {
-        let mapping = self.meta().mapping.clone();
-        let parsed = parse_document(&mapping, id, source)?;
+        let parsed = parse_document(&self.meta().mapping, id, source)?;
         let Some(update) = parsed.dynamic_update else {
             return Ok(parsed.values);
         };
@@ -219,12 +220,11 @@ impl IndexService {
                     id,
                     routing,
                     source,
+                    doc,
                     pre,
                 } => {
                     let shard = self.shard_of(&id, routing.as_deref());
-                    let values = serde_json::from_slice::<Value>(&source)
-                        .map_err(|e| source_parse_error(&e))
-                        .and_then(|doc| self.parse(&id, &doc));
+                    let values = self.parse(&id, &doc);
                     match values {
                         Ok(values) => per_shard[shard as usize].push((
                             i,

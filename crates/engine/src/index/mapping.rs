@@ -203,7 +203,7 @@ pub struct ObjectMapping {
 #[derive(Debug, Clone)]
 pub enum Property {
     Object(ObjectMapping),
-    Field(FieldMapping),
+    Field(Box<FieldMapping>),
 }
 
 /// The mapping of one index.
@@ -384,7 +384,7 @@ impl FieldMapping {
             fm.params.insert(k.clone(), v.clone());
         }
         if ty == FieldType::ScaledFloat && !def.contains_key("scaling_factor") {
-            return Err(mapper_err(format!("Field [scaling_factor] is required")));
+            return Err(mapper_err("Field [scaling_factor] is required".to_string()));
         }
         Ok(fm)
     }
@@ -550,7 +550,9 @@ impl Property {
         }
         let ty = ty.unwrap_or("object");
         match field_type(path, ty)? {
-            Some(t) => Ok(Property::Field(FieldMapping::parse(path, t, def)?)),
+            Some(t) => Ok(Property::Field(Box::new(FieldMapping::parse(
+                path, t, def,
+            )?))),
             None => Ok(Property::Object(ObjectMapping::parse(path, def)?)),
         }
     }
@@ -569,7 +571,7 @@ fn merge_property(
             Ok(())
         }
         (Some(Property::Object(existing)), Property::Object(new)) => existing.merge(new),
-        (Some(Property::Field(existing)), Property::Field(new)) => existing.merge(name, new),
+        (Some(Property::Field(existing)), Property::Field(new)) => existing.merge(name, *new),
         (Some(Property::Object(_)), Property::Field(_)) => Err(Error::illegal_argument(format!(
             "can't merge a non object mapping [{name}] with an object mapping"
         ))),
@@ -774,7 +776,7 @@ impl Mapping {
             match props.get(*part)? {
                 Property::Object(o) => props = &o.properties,
                 Property::Field(f) => {
-                    let mut f = f;
+                    let mut f: &FieldMapping = f;
                     for sub in &parts[i + 1..] {
                         f = f.fields.get(*sub)?;
                     }

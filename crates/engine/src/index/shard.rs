@@ -126,6 +126,7 @@ pub struct Shard {
     dirty: AtomicBool,
     unsynced: AtomicBool,
     last_refresh_ms: AtomicI64,
+    last_sync_ms: AtomicI64,
     tokenizer_setup: fn(&Index),
 }
 
@@ -187,6 +188,7 @@ impl Shard {
             dirty: AtomicBool::new(false),
             unsynced: AtomicBool::new(false),
             last_refresh_ms: AtomicI64::new(0),
+            last_sync_ms: AtomicI64::new(0),
             tokenizer_setup: setup,
         });
         shard.replay(
@@ -491,7 +493,13 @@ impl Shard {
             let f = self.translog_handle()?;
             f.sync_data()?;
         }
+        self.last_sync_ms
+            .store(chrono::Utc::now().timestamp_millis(), Ordering::Relaxed);
         Ok(())
+    }
+
+    pub fn millis_since_sync(&self, now_ms: i64) -> i64 {
+        now_ms - self.last_sync_ms.load(Ordering::Relaxed)
     }
 
     pub fn is_dirty(&self) -> bool {
@@ -584,7 +592,8 @@ impl Shard {
             Ok(())
         })();
         if guard.is_none() {
-            // Reopen as it was, so a failed extension leaves a working shard.
+            // The writer is gone: the shard refuses writes until a restart reopens it and replays
+            // its translog (nothing acknowledged is lost; the translog was synced by the commit).
             log::error!(
                 "shard [{}]: schema extension failed: {:?}",
                 self.dir.display(),

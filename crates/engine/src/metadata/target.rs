@@ -25,6 +25,17 @@ impl IndicesOptions {
         }
     }
 
+    /// Defaults of index admin APIs that must name something (get index, mappings, settings
+    /// updates, aliases): wildcards expand to open indices, a miss is an error.
+    pub fn strict_expand_open() -> Self {
+        IndicesOptions {
+            ignore_unavailable: false,
+            allow_no_indices: false,
+            expand_open: true,
+            expand_hidden: false,
+        }
+    }
+
     /// Defaults of APIs on one concrete index (document APIs).
     pub fn strict_single() -> Self {
         IndicesOptions {
