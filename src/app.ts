@@ -56,15 +56,15 @@ export function buildApp(config: NodeConfig): App {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = [...new Set(methodsByPath.filter((m) => m.re.test(path)).map((m) => m.method))];
     const err = allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : noHandlerFound(request.method, path);
-    const { status, body } = renderError(err, { errorTrace: false });
-    await reply.code(status).header('content-type', 'application/json; charset=UTF-8').send(body);
+    const { status, body, headers } = renderError(err, { errorTrace: false });
+    await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(body);
   });
 
   app.setErrorHandler(async (error, _request, reply) => {
     const e = error as { code?: string; statusCode?: number };
     const mapped = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? contentTooLong(undefined, config.http.maxContentLength) : error;
-    const { status, body } = renderError(mapped, { errorTrace: false });
-    await reply.code(status).header('content-type', 'application/json; charset=UTF-8').send(body);
+    const { status, body, headers } = renderError(mapped, { errorTrace: false });
+    await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(body);
   });
 
   return {

@@ -1,31 +1,77 @@
-// The registry of node settings: OpenSearch's keys, their parsers and defaults.
+// The one registry of node settings: OpenSearch's key, a parser that turns the string value into
+// its typed form (throwing with OpenSearch's wording), and the default.
 import os from 'node:os';
 import path from 'node:path';
+import { OpenSearchError } from '../http/errors';
+import { parseAutoCreateIndex, type AutoCreateIndex } from './auto-create-index';
+import { parseNetworkHost } from './network-host';
+import { parsePortRange, type PortRange } from './port-range';
 import { parseByteSize } from './units';
 
-export interface SettingDef {
-  readonly default: (cwd: string) => string;
-  readonly validate: (value: string, key: string) => void;
+export interface SettingContext {
+  /** Folder relative paths are resolved against. */
+  readonly cwd: string;
 }
 
-function bool(value: string, key: string): void {
-  if (value !== 'true' && value !== 'false') {
-    throw new Error(`Failed to parse value [${value}] as only [true] or [false] are allowed. (setting [${key}])`);
-  }
+export interface SettingDef<T> {
+  readonly key: string;
+  readonly parse: (value: string, ctx: SettingContext) => T;
+  readonly default: (ctx: SettingContext) => string;
 }
 
-function port(value: string, key: string): void {
-  const ok = /^\d+(-\d+)?$/.test(value) && value.split('-').every((p) => Number(p) >= 0 && Number(p) <= 65535);
-  if (!ok) throw new Error(`Failed to parse value [${value}] for setting [${key}]: expected a port or a port range`);
+function define<T>(key: string, defaultValue: string | ((ctx: SettingContext) => string), parse: (value: string, key: string, ctx: SettingContext) => T): SettingDef<T> {
+  return {
+    key,
+    parse: (value, ctx) => parse(value, key, ctx),
+    default: typeof defaultValue === 'string' ? () => defaultValue : defaultValue,
+  };
 }
 
-export const SETTINGS: Readonly<Record<string, SettingDef>> = {
-  'cluster.name': { default: () => 'quarry', validate: () => undefined },
-  'node.name': { default: () => os.hostname(), validate: () => undefined },
-  'path.data': { default: (cwd) => path.join(cwd, 'data'), validate: () => undefined },
-  'network.host': { default: () => '127.0.0.1', validate: () => undefined },
-  'http.port': { default: () => '9200', validate: port },
-  'http.max_content_length': { default: () => '100mb', validate: (v, k) => void parseByteSize(v, k) },
-  'action.auto_create_index': { default: () => 'true', validate: () => undefined },
-  'compatibility.override_main_response_version': { default: () => 'false', validate: bool },
-};
+function illegal(reason: string): OpenSearchError {
+  return new OpenSearchError(400, 'illegal_argument_exception', reason);
+}
+
+function bool(value: string, key: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw illegal(`Failed to parse value [${value}] for setting [${key}]: Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+}
+
+function nonEmpty(value: string, key: string): string {
+  if (value.length === 0) throw illegal(`[${key}] must not be empty`);
+  return value;
+}
+
+/** `http.max_content_length`: a byte size between 0 and 2147483647b, as OpenSearch bounds it. */
+function maxContentLength(value: string, key: string): number {
+  const bytes = parseByteSize(value, key);
+  if (bytes < 0) throw illegal(`failed to parse value [${value}] for setting [${key}], must be >= [0b]`);
+  if (bytes > 2147483647) throw illegal(`failed to parse value [${value}] for setting [${key}], must be <= [2147483647b]`);
+  return bytes;
+}
+
+export const SETTINGS = {
+  'cluster.name': define('cluster.name', 'quarry', (v, k) => {
+    nonEmpty(v, k);
+    if (v.includes(':')) throw illegal(`[${k}] must not contain ':'`);
+    return v;
+  }),
+  'node.name': define('node.name', () => os.hostname(), nonEmpty),
+  'path.data': define('path.data', './data', (v, k, ctx) => path.resolve(ctx.cwd, nonEmpty(v, k))),
+  'network.host': define('network.host', '127.0.0.1', parseNetworkHost),
+  'http.port': define<PortRange>('http.port', '9200', parsePortRange),
+  'http.max_content_length': define('http.max_content_length', '100mb', maxContentLength),
+  'action.auto_create_index': define<AutoCreateIndex>('action.auto_create_index', 'true', (v) => parseAutoCreateIndex(v)),
+  'compatibility.override_main_response_version': define('compatibility.override_main_response_version', 'false', bool),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** Every setting's typed value. */
+export type SettingValues = { readonly [K in SettingKey]: ReturnType<(typeof SETTINGS)[K]['parse']> };
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(SETTINGS, key);
+}
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

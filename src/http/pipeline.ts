@@ -53,6 +53,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const query = queryParams(request);
     let errorTrace = false;
+    let pretty = false;
     try {
       errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
       // 1. parse
@@ -60,7 +61,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       if (unknown.length > 0) {
         throw unrecognizedParameters(pathOf(request), unknown, [...accepted]);
       }
-      const pretty = query.pretty !== undefined && parseBoolParam('pretty', query.pretty);
+      pretty = query.pretty !== undefined && parseBoolParam('pretty', query.pretty);
       const filterPath = query.filter_path;
       const params: EngineParams = {};
       for (const [k, v] of Object.entries(query)) {
@@ -106,8 +107,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         node.tasks.unregister(task);
       }
     } catch (err) {
-      const { status, body } = renderError(err, { errorTrace });
-      reply.code(status).header('content-type', 'application/json; charset=UTF-8');
+      const { status, body, headers } = renderError(err, { errorTrace, pretty });
+      reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8');
       await reply.send(request.method === 'HEAD' ? undefined : body);
     }
   };

@@ -1,83 +1,182 @@
 // The one error renderer: every failure, from the engine or from TypeScript, leaves as
-// OpenSearch's envelope {"error":{"root_cause":[…],"type","reason",…},"status":N}.
-import { OpenSearchError, type ErrorCause } from './errors';
+// OpenSearch's envelope
+//   {"error":{"root_cause":[…],"type":…,"reason":…,<extra>,"caused_by":…,"header":…,"stack_trace":…},"status":N}
+// or, for the few failures OpenSearch answers bare, {"error":"…","status":N}.
+import { guessRootCauses, OpenSearchError, type ErrorCause } from './errors';
+import { stringifyPretty } from './pretty';
+import { encodeJsonString, fromValue, isJsonNode, parseJson, scalar, stringifyCompact, type JsonNode, type JsonObject } from './raw-json';
 
-interface Wire {
-  type?: unknown;
-  reason?: unknown;
-  status?: unknown;
-  caused_by?: unknown;
-  [k: string]: unknown;
+export interface RenderedError {
+  readonly status: number;
+  readonly body: Buffer;
+  /** HTTP headers that belong to the answer (`Allow` on a 405). */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
-function causeFromWire(w: Wire): ErrorCause {
+export interface RenderOptions {
+  /** `?error_trace=true`: add `stack_trace` to the error and its causes. */
+  readonly errorTrace: boolean;
+  /** `?pretty`: errors are pretty-printed too (filter_path never applies to errors). */
+  readonly pretty?: boolean;
+}
+
+const ENGINE_ERROR_CODE = 'QuarryEngineError';
+const RESERVED = new Set(['type', 'reason', 'caused_by', 'status', 'root_cause', 'header', 'stack_trace']);
+
+/** A cause whose extra values may be raw JSON trees (engine errors keep their numbers exact). */
+function causeFromWire(node: JsonObject): ErrorCause {
+  let type = 'exception';
+  let reason = '';
+  let causedBy: ErrorCause | undefined;
+  let header: Record<string, string | string[]> | undefined;
+  let stackTrace: string | undefined;
   const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(w)) {
-    if (k !== 'type' && k !== 'reason' && k !== 'status' && k !== 'caused_by') extra[k] = v;
-  }
-  const cause: ErrorCause = {
-    type: String(w.type),
-    reason: String(w.reason),
-    extra,
-    ...(w.caused_by && typeof w.caused_by === 'object' ? { causedBy: causeFromWire(w.caused_by as Wire) } : {}),
-  };
-  return cause;
+  node.keys.forEach((key, i) => {
+    const value = node.values[i] as JsonNode;
+    switch (key) {
+      case 'type':
+        type = scalarText(value) ?? type;
+        return;
+      case 'reason':
+        reason = scalarText(value) ?? stringifyCompact(value);
+        return;
+      case 'caused_by':
+        if (value.kind === 'object') causedBy = causeFromWire(value);
+        return;
+      case 'header':
+        if (value.kind === 'object') header = plainHeader(value);
+        return;
+      case 'stack_trace':
+        stackTrace = scalarText(value);
+        return;
+      case 'status':
+      case 'root_cause':
+        return;
+      default:
+        extra[key] = value;
+    }
+  });
+  return { type, reason, extra, causedBy, header, stackTrace };
 }
 
-/** Engine errors arrive as JS errors whose message is the OpenSearch cause as JSON. */
-export function fromEngineError(e: unknown): unknown {
-  if (!(e instanceof Error) || !e.message.startsWith('{')) return e;
-  try {
-    const w = JSON.parse(e.message) as Wire;
-    if (typeof w.type !== 'string' || typeof w.status !== 'number') return e;
-    const c = causeFromWire(w);
-    return new OpenSearchError(w.status, c.type, c.reason, c.extra, c.causedBy);
-  } catch {
-    return e;
-  }
-}
-
-function causeJson(c: ErrorCause, withCause: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: c.type, reason: c.reason, ...(c.extra ?? {}) };
-  if (withCause && c.causedBy) out.caused_by = causeJson(c.causedBy, true);
+function plainHeader(node: JsonObject): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  node.keys.forEach((key, i) => {
+    const v = node.values[i] as JsonNode;
+    if (v.kind === 'array') out[key] = v.items.map((x) => scalarText(x) ?? stringifyCompact(x));
+    else out[key] = scalarText(v) ?? stringifyCompact(v);
+  });
   return out;
 }
 
-// Plain Java exceptions: OpenSearch never reports them as a root cause when an OpenSearch
-// exception wraps them.
-const JAVA_TYPES = new Set([
-  'illegal_argument_exception',
-  'illegal_state_exception',
-  'number_format_exception',
-  'json_parse_exception',
-  'date_time_parse_exception',
-  'not_x_content_exception',
-  'exception',
-]);
-
-/** The deepest OpenSearch exception in the cause chain (OpenSearch's guessRootCauses). */
-function rootCauses(c: ErrorCause): ErrorCause[] {
-  let root = c;
-  for (let cur = c.causedBy; cur !== undefined; cur = cur.causedBy) {
-    if (!JAVA_TYPES.has(cur.type)) root = cur;
-  }
-  return [root];
+/** The decoded text of a string scalar; undefined for anything else. */
+function scalarText(node: JsonNode): string | undefined {
+  if (node.kind !== 'scalar' || !node.raw.startsWith('"')) return undefined;
+  return JSON.parse(node.raw) as string;
 }
 
-export function renderError(err: unknown, opts: { errorTrace: boolean }): { status: number; body: Buffer } {
-  let e = fromEngineError(err);
-  if (!(e instanceof OpenSearchError)) {
-    const message = e instanceof Error ? e.message : String(e);
-    e = new OpenSearchError(500, 'exception', message);
+function isEngineShaped(e: unknown): e is Error & { code?: unknown } {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (code === ENGINE_ERROR_CODE) return true;
+  // Older bindings used napi's generic failure code; the message shape still tells.
+  return e.message.startsWith('{"type":');
+}
+
+/**
+ * Turns an error thrown by the native engine (a JS Error whose `code` is `QuarryEngineError` and
+ * whose message is `{"type":…,"reason":…,<extra>,"caused_by":{…},"status":N}`) into an
+ * OpenSearchError. Anything else is returned unchanged.
+ */
+export function fromEngineError(e: unknown): unknown {
+  if (e instanceof OpenSearchError || !isEngineShaped(e)) return e;
+  let node: JsonNode;
+  try {
+    node = parseJson(e.message);
+  } catch {
+    return (e as { code?: unknown }).code === ENGINE_ERROR_CODE ? new OpenSearchError(500, 'exception', e.message) : e;
   }
-  const os = e as OpenSearchError;
-  if (os.plain) {
-    return { status: os.status, body: Buffer.from(JSON.stringify({ error: os.reason, status: os.status })) };
+  if (node.kind !== 'object') return new OpenSearchError(500, 'exception', e.message);
+  const cause = causeFromWire(node);
+  const statusIndex = node.keys.indexOf('status');
+  const statusNode = statusIndex >= 0 ? node.values[statusIndex] : undefined;
+  const status = statusNode?.kind === 'scalar' ? Number(statusNode.raw) : NaN;
+  const rootIndex = node.keys.indexOf('root_cause');
+  const rootNode = rootIndex >= 0 ? node.values[rootIndex] : undefined;
+  const rootCauses =
+    rootNode?.kind === 'array'
+      ? rootNode.items.filter((x): x is JsonObject => x.kind === 'object').map((x) => causeFromWire(x))
+      : undefined;
+  return new OpenSearchError(Number.isInteger(status) && status >= 100 && status <= 599 ? status : 500, cause.type, cause.reason, cause.extra, cause.causedBy, {
+    ...(rootCauses !== undefined ? { rootCauses } : {}),
+    ...(cause.header !== undefined ? { header: cause.header } : {}),
+    ...(cause.stackTrace !== undefined ? { stackTrace: cause.stackTrace } : {}),
+  });
+}
+
+/** Any thrown value as an OpenSearchError: engine errors decoded, unknown failures → 500 `exception`. */
+export function toOpenSearchError(err: unknown): OpenSearchError {
+  const e = fromEngineError(err);
+  if (e instanceof OpenSearchError) return e;
+  if (e instanceof Error) {
+    return new OpenSearchError(500, 'exception', e.message, {}, undefined, { ...(e.stack !== undefined ? { stackTrace: e.stack } : {}) });
   }
-  const top: Record<string, unknown> = {
-    root_cause: rootCauses(os).map((c) => causeJson(c, false)),
-    ...causeJson(os, true),
-  };
-  if (opts.errorTrace && os.stack !== undefined) top.stack_trace = os.stack;
-  return { status: os.status, body: Buffer.from(JSON.stringify({ error: top, status: os.status })) };
+  return new OpenSearchError(500, 'exception', String(e));
+}
+
+function stackOf(c: ErrorCause): string {
+  if (c.stackTrace !== undefined) return c.stackTrace;
+  if (c instanceof Error && c.stack !== undefined) {
+    // Java-style first line (`type: reason`), then the JS frames.
+    const frames = c.stack.split('\n').filter((l) => l.trimStart().startsWith('at '));
+    return [`${c.type}: ${c.reason}`, ...frames.map((f) => `\t${f.trim()}`)].join('\n');
+  }
+  return `${c.type}: ${c.reason}`;
+}
+
+function causeNode(c: ErrorCause, withCause: boolean, errorTrace: boolean): JsonObject {
+  const keys: string[] = ['type', 'reason'];
+  const values: JsonNode[] = [scalar(encodeJsonString(c.type)), scalar(encodeJsonString(c.reason))];
+  for (const [k, v] of Object.entries(c.extra ?? {})) {
+    if (v === undefined || RESERVED.has(k)) continue;
+    keys.push(k);
+    values.push(isJsonNode(v) ? v : fromValue(v));
+  }
+  if (withCause && c.causedBy !== undefined) {
+    keys.push('caused_by');
+    values.push(causeNode(c.causedBy, true, errorTrace));
+  }
+  if (c.header !== undefined && Object.keys(c.header).length > 0) {
+    keys.push('header');
+    values.push(fromValue(c.header));
+  }
+  if (errorTrace) {
+    keys.push('stack_trace');
+    values.push(scalar(encodeJsonString(stackOf(c))));
+  }
+  return { kind: 'object', keys, values };
+}
+
+function write(node: JsonNode, pretty: boolean): Buffer {
+  return Buffer.from(pretty ? stringifyPretty(node) : stringifyCompact(node), 'utf8');
+}
+
+/** Renders any thrown value as OpenSearch would answer it. */
+export function renderError(err: unknown, opts: RenderOptions): RenderedError {
+  const e = toOpenSearchError(err);
+  const pretty = opts.pretty ?? false;
+  if (e.plain) {
+    const keys = ['error'];
+    const values: JsonNode[] = [scalar(encodeJsonString(e.reason))];
+    if (e.plainStatus) {
+      keys.push('status');
+      values.push(scalar(String(e.status)));
+    }
+    return { status: e.status, body: write({ kind: 'object', keys, values }, pretty), headers: e.httpHeaders };
+  }
+  const roots: JsonNode[] = guessRootCauses(e).map((c) => causeNode(c, false, opts.errorTrace));
+  const main = causeNode(e, true, opts.errorTrace);
+  const error: JsonObject = { kind: 'object', keys: ['root_cause', ...main.keys], values: [{ kind: 'array', items: roots }, ...main.values] };
+  const envelope: JsonObject = { kind: 'object', keys: ['error', 'status'], values: [error, scalar(String(e.status))] };
+  return { status: e.status, body: write(envelope, pretty), headers: e.httpHeaders };
 }
