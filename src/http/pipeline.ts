@@ -1,7 +1,7 @@
 // The one request pipeline every route goes through:
 //   parse → authenticate → authorize → register task → execute → respond → unregister.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ActionSpec } from './action';
+import type { ActionRequest, ActionSpec } from './action';
 import type { NodeContext } from '../node-context';
 import type { EngineParams } from '../engine';
 import { authenticate } from '../security/authenticate';
@@ -11,6 +11,8 @@ import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
 import { shapeResponse } from './pretty';
 import { renderError } from './render-error';
+
+const SMALL_BODY = 8 * 1024;
 
 const UNIVERSAL = ['pretty', 'human', 'error_trace', 'filter_path'] as const;
 
@@ -84,9 +86,15 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       const task = node.tasks.register(spec.action, typeof opaque === 'string' ? opaque : undefined);
       try {
         // 5. execute
-        const signal = task.controller.signal;
+        const actionRequest: ActionRequest = {
+          params,
+          body,
+          get signal() {
+            return task.signal;
+          },
+        };
         const result = spec.run
-          ? await spec.run({ params, body, signal }, node)
+          ? await spec.run(actionRequest, node)
           : await node.engine.execute(engineAction, params, body);
         // 6. respond
         reply.code(result.status);
@@ -101,7 +109,9 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         const isText = spec.output === 'text' && params.format !== 'json';
         reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
         const shaped = isText ? result.body : shapeResponse(result.body, { pretty, filterPath });
-        await reply.send(shaped);
+        // Node writes a string body in the same packet as the headers but a Buffer in a second
+        // write; small bodies (most answers) go as strings.
+        await reply.send(shaped.length <= SMALL_BODY ? shaped.toString('utf8') : shaped);
       } finally {
         // 7. done
         node.tasks.unregister(task);

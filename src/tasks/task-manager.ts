@@ -1,15 +1,28 @@
 // Every request is a task: an id on this node, its OpenSearch action name, the caller's
-// X-Opaque-Id, start time and an AbortController the engine can observe. The tasks API reads
-// this registry.
+// X-Opaque-Id and start time. Its AbortController is made only when someone asks for the signal,
+// so the many requests nobody cancels pay nothing for it. The tasks API reads this registry.
 
-export interface Task {
-  readonly id: number;
-  readonly action: string;
-  readonly startTimeMillis: number;
-  readonly startNanos: bigint;
-  readonly opaqueId: string | undefined;
-  readonly cancellable: boolean;
-  readonly controller: AbortController;
+export class Task {
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly action: string,
+    readonly opaqueId: string | undefined,
+    readonly cancellable: boolean,
+    readonly startTimeMillis: number = Date.now(),
+    readonly startNanos: bigint = process.hrtime.bigint(),
+  ) {}
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  cancel(reason?: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
 }
 
 export class TaskManager {
@@ -17,15 +30,7 @@ export class TaskManager {
   private readonly running = new Map<number, Task>();
 
   register(action: string, opaqueId: string | undefined, cancellable = false): Task {
-    const task: Task = {
-      id: this.nextId++,
-      action,
-      startTimeMillis: Date.now(),
-      startNanos: process.hrtime.bigint(),
-      opaqueId,
-      cancellable,
-      controller: new AbortController(),
-    };
+    const task = new Task(this.nextId++, action, opaqueId, cancellable);
     this.running.set(task.id, task);
     return task;
   }

@@ -393,8 +393,12 @@ impl Shard {
                     values,
                     ..
                 } => {
-                    w.writer
-                        .delete_term(Term::from_field_text(w.fields.id, &id));
+                    // Only an existing copy needs deleting: tantivy applies every delete term
+                    // to every segment at commit, so skipping them keeps fresh ingest cheap.
+                    if live.is_some() {
+                        w.writer
+                            .delete_term(Term::from_field_text(w.fields.id, &id));
+                    }
                     let doc = build_doc(
                         &w.fields,
                         &id,
@@ -436,8 +440,10 @@ impl Shard {
                     }));
                 }
                 ShardOp::Delete { id, .. } => {
-                    w.writer
-                        .delete_term(Term::from_field_text(w.fields.id, &id));
+                    if live.is_some() {
+                        w.writer
+                            .delete_term(Term::from_field_text(w.fields.id, &id));
+                    }
                     records.push(Record {
                         seq_no,
                         primary_term: PRIMARY_TERM,
