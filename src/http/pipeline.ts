@@ -6,7 +6,7 @@ import type { NodeContext } from '../node-context';
 import type { EngineParams } from '../engine';
 import { authenticate } from '../security/authenticate';
 import { authorize } from '../security/authorize';
-import { rawBody } from './raw-body';
+import { bodyOf, hasUnreadBody, rawBody } from './raw-body';
 import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
 import { shapeResponse } from './pretty';
@@ -52,7 +52,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
   const engineAction = spec.engineAction ?? spec.action;
   const limit = node.config.http.maxContentLength;
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const query = queryParams(request);
     let errorTrace = false;
     let pretty = false;
@@ -66,14 +66,16 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       pretty = query.pretty !== undefined && parseBoolParam('pretty', query.pretty);
       const filterPath = query.filter_path;
       const params: EngineParams = {};
-      for (const [k, v] of Object.entries(query)) {
-        if (k !== 'pretty' && k !== 'error_trace' && k !== 'filter_path') params[k] = v;
+      for (const k in query) {
+        if (k !== 'pretty' && k !== 'error_trace' && k !== 'filter_path') params[k] = query[k] as string;
       }
-      for (const [k, v] of Object.entries(request.params as Record<string, string>)) {
-        params[k] = v;
-      }
-      Object.assign(params, spec.fixedParams);
-      const body = await rawBody(request, limit);
+      const pathParams = request.params as Record<string, string>;
+      for (const k in pathParams) params[k] = pathParams[k] as string;
+      if (spec.fixedParams !== undefined) Object.assign(params, spec.fixedParams);
+      // Only GET and HEAD bodies need reading here; fastify has read the others already.
+      const body = Buffer.isBuffer(request.body) || !hasUnreadBody(request)
+        ? bodyOf(request)
+        : await rawBody(request, limit);
       const contentType = request.headers['content-type'];
       if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
         throw unsupportedContentType(contentType);
@@ -103,15 +105,14 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         if (request.method === 'HEAD') {
           reply.header('content-type', 'application/json; charset=UTF-8');
           reply.header('content-length', String(result.body.length));
-          await reply.send();
-          return;
+          return reply.send();
         }
         const isText = spec.output === 'text' && params.format !== 'json';
         reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
         const shaped = isText ? result.body : shapeResponse(result.body, { pretty, filterPath });
         // Node writes a string body in the same packet as the headers but a Buffer in a second
         // write; small bodies (most answers) go as strings.
-        await reply.send(shaped.length <= SMALL_BODY ? shaped.toString('utf8') : shaped);
+        return reply.send(shaped.length <= SMALL_BODY ? shaped.toString('utf8') : shaped);
       } finally {
         // 7. done
         node.tasks.unregister(task);
@@ -119,7 +120,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     } catch (err) {
       const { status, body, headers } = renderError(err, { errorTrace, pretty });
       reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8');
-      await reply.send(request.method === 'HEAD' ? undefined : body);
+      return reply.send(request.method === 'HEAD' ? undefined : body);
     }
   };
 

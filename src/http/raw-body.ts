@@ -3,6 +3,18 @@
 import type { FastifyRequest } from 'fastify';
 import { contentTooLong } from './error-table';
 
+/** The body fastify already read (POST, PUT, DELETE), or none. */
+export function bodyOf(request: FastifyRequest): Buffer | undefined {
+  return Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
+}
+
+/** Whether a GET or HEAD request carries a body still to be read from the socket. */
+export function hasUnreadBody(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
 export async function rawBody(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
   if (Buffer.isBuffer(request.body)) {
     return request.body.length > 0 ? request.body : undefined;

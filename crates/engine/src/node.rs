@@ -52,7 +52,13 @@ pub struct Node {
 }
 
 impl Node {
+    /// Opens the node on a thread of engine priority, so the index writers it starts (and their
+    /// indexing and merge threads) never preempt the caller's request thread.
     pub fn open(config: NodeConfig) -> Result<Arc<Node>> {
+        crate::util::priority::run_lowered(move || Node::open_here(config))
+    }
+
+    fn open_here(config: NodeConfig) -> Result<Arc<Node>> {
         let data = &config.data_path;
         std::fs::create_dir_all(data.join("indices"))?;
         let id_path = data.join("_state").join("node.json");
@@ -85,10 +91,15 @@ impl Node {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
-        let pool = |name: &'static str, n: usize| {
+        let pool = |name: &'static str, n: usize, lowered: bool| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .thread_name(move |i| format!("quarry-{name}-{i}"))
+                .start_handler(move |_| {
+                    if lowered {
+                        crate::util::priority::lower_current_thread()
+                    }
+                })
                 .build()
                 .map_err(|e| Error::internal(e.to_string()))
         };
@@ -98,8 +109,8 @@ impl Node {
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),
             // Writes block on fsync; more threads than cores keep the disk busy.
-            write_pool: pool("write", cores.max(2) * 2)?,
-            search_pool: pool("search", cores.max(1))?,
+            write_pool: pool("write", cores.max(2) * 2, true)?,
+            search_pool: pool("search", cores.max(1), false)?,
             stop: Arc::new(AtomicBool::new(false)),
             background: Mutex::new(None),
             config,

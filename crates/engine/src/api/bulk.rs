@@ -62,7 +62,8 @@ struct Item {
     id: Option<String>,
     routing: Option<String>,
     meta: Map<String, Value>,
-    source: Option<Vec<u8>>,
+    /// The source line, copied out of the body once and shared from then on.
+    source: Option<Arc<Vec<u8>>>,
 }
 
 fn lines(body: &[u8]) -> Vec<(usize, &[u8])> {
@@ -157,7 +158,7 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
             None
         } else {
             match it.next() {
-                Some((_, l)) => Some(l.to_vec()),
+                Some((_, l)) => Some(Arc::new(l.to_vec())),
                 None => {
                     return Err(Error::illegal_argument(
                         "Validation Failed: 1: no requests added;".to_string(),
@@ -253,6 +254,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     let upsert = item
                         .source
                         .as_deref()
+                        .map(Vec::as_slice)
                         .and_then(|s| serde_json::from_slice::<Value>(s).ok())
                         .map(|v| {
                             v.get("upsert").is_some()
@@ -283,7 +285,11 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         return Err(super::document::validation(&["id is missing".into()]));
                     };
                     flush(&mut pending, Some(&name), &mut results, &items, &mut errors);
-                    let src = item.source.as_deref().unwrap_or_default();
+                    let src = item
+                        .source
+                        .as_deref()
+                        .map(Vec::as_slice)
+                        .unwrap_or_default();
                     let v: Value = serde_json::from_slice(src).map_err(|e| json_error(&e, src))?;
                     let req = parse_update(&v)?;
                     let pre = preconditions(
@@ -349,7 +355,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         DocWrite::Index {
                             id,
                             routing: item.routing.clone(),
-                            source: Arc::new(src),
+                            source: src,
                             doc,
                             pre,
                         }

@@ -3,7 +3,7 @@
 
 use crate::analysis::tokenizer_name;
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use tantivy::schema::{
     BytesOptions, DateOptions, DateTimePrecision, Field, IndexRecordOption, IpAddrOptions,
     NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
@@ -195,7 +195,7 @@ pub struct Fields {
     pub version: Field,
     pub primary_term: Field,
     pub routing: Field,
-    pub by_path: HashMap<String, Field>,
+    pub by_path: FxHashMap<String, Field>,
 }
 
 impl Fields {

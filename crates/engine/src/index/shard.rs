@@ -6,8 +6,9 @@ use crate::index::document_parser::FieldValue;
 use crate::index::schema::{self, Fields};
 use crate::index::translog::{Operation, Record, Translog};
 use parking_lot::{Mutex, RwLock};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -120,8 +121,9 @@ pub struct Shard {
     dir: PathBuf,
     writer: Mutex<Option<Writer>>,
     reader: RwLock<(IndexReader, Fields)>,
-    live: RwLock<HashMap<String, DocVersion>>,
-    tombstones: Mutex<HashMap<String, (DocVersion, Instant)>>,
+    // Keyed by document id, looked up on every write: a fast non-cryptographic hash.
+    live: RwLock<FxHashMap<String, DocVersion>>,
+    tombstones: Mutex<FxHashMap<String, (DocVersion, Instant)>>,
     frozen: Arc<RwLock<HashSet<SegmentId>>>,
     dirty: AtomicBool,
     unsynced: AtomicBool,
@@ -182,8 +184,8 @@ impl Shard {
             dir: dir.to_path_buf(),
             reader: RwLock::new(reader),
             writer: Mutex::new(Some(writer)),
-            live: RwLock::new(HashMap::new()),
-            tombstones: Mutex::new(HashMap::new()),
+            live: RwLock::new(FxHashMap::default()),
+            tombstones: Mutex::new(FxHashMap::default()),
             frozen,
             dirty: AtomicBool::new(false),
             unsynced: AtomicBool::new(false),
@@ -247,8 +249,8 @@ impl Shard {
         {
             let mut guard = self.writer.lock();
             let w = guard.as_mut().expect("writer open");
+            let fields = w.fields.clone();
             for r in records {
-                let fields = w.fields.clone();
                 match &r.op {
                     Operation::Index {
                         id,
@@ -417,7 +419,7 @@ impl Shard {
                         op: Operation::Index {
                             id: id.clone(),
                             routing: routing.clone(),
-                            source: source.to_vec(),
+                            source: source.clone(),
                         },
                     });
                     self.tombstones.lock().remove(&id);

@@ -9,13 +9,15 @@ use crate::error::Result;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operation {
     Index {
         id: String,
         routing: Option<String>,
-        source: Vec<u8>,
+        /// Shared with the live version map: logging a write does not copy its source.
+        source: Arc<Vec<u8>>,
     },
     Delete {
         id: String,
@@ -56,7 +58,7 @@ impl Record {
                     }
                     None => out.push(0),
                 }
-                put(out, source);
+                put(out, &source[..]);
             }
             Operation::Delete { id } => {
                 out.push(1);
@@ -82,7 +84,7 @@ impl Record {
                 } else {
                     None
                 };
-                let source = c.field()?;
+                let source = Arc::new(c.field()?);
                 Operation::Index {
                     id,
                     routing,
@@ -273,7 +275,7 @@ mod tests {
             op: Operation::Index {
                 id: format!("id{seq}"),
                 routing: if seq % 2 == 0 { Some("r".into()) } else { None },
-                source: b"{\"a\":1}".to_vec(),
+                source: Arc::new(b"{\"a\":1}".to_vec()),
             },
         }
     }

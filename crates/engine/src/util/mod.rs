@@ -1,4 +1,5 @@
 pub mod fs;
 pub mod ids;
 pub mod murmur3;
+pub mod priority;
 pub mod units;
