@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMPAT_DIR, FormatError, globToRegExp, parseYaml, type Expectation } from './format';
 import { isPlainObject, show } from './matchers';
+import { isMap, isSeq } from 'yaml';
 
 export const DIFFERENCES_FILE = path.join(COMPAT_DIR, 'differences.yaml');
 export const GAPS_FILE = path.join(COMPAT_DIR, 'known-gaps.yaml');
@@ -154,4 +155,36 @@ export function applyDifferences(exp: Expectation, diffs: readonly Difference[])
     }
   }
   return out;
+}
+
+/**
+ * Removes from known-gaps.yaml the step globs that match only steps passing now (`stale`), and the
+ * entries left with no step; comments and reasons stay as written. A glob that also covers a step
+ * still failing is kept (and returned) for the engineer to narrow by hand.
+ */
+export function pruneGaps(stale: readonly string[], failing: readonly string[], file = GAPS_FILE): { removed: string[]; kept: string[] } {
+  const doc = parseYaml(fs.readFileSync(file, 'utf8'), file);
+  const gaps = doc.get('gaps');
+  const removed: string[] = [];
+  const kept: string[] = [];
+  if (!isSeq(gaps)) return { removed, kept };
+  for (let i = gaps.items.length - 1; i >= 0; i--) {
+    const entry = gaps.items[i];
+    const steps = isMap(entry) ? entry.get('steps') : undefined;
+    if (!isSeq(steps)) continue;
+    for (let j = steps.items.length - 1; j >= 0; j--) {
+      const glob = String((steps.items[j] as { value?: unknown }).value ?? steps.items[j]);
+      const re = globToRegExp(glob);
+      if (!stale.some((id) => re.test(id))) continue;
+      if (failing.some((id) => re.test(id))) {
+        kept.push(glob);
+        continue;
+      }
+      steps.items.splice(j, 1);
+      removed.push(glob);
+    }
+    if (steps.items.length === 0) gaps.items.splice(i, 1);
+  }
+  fs.writeFileSync(file, doc.toString({ lineWidth: 100 }));
+  return { removed, kept };
 }

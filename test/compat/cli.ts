@@ -10,10 +10,12 @@
 //   --only <x>           a scenario file (`documents`) or part of a scenario name; repeatable
 //   --ignore-gaps        report Quarry's failing steps as failures even where known-gaps.yaml lists them
 //   --suggest-gaps       print the steps failing on Quarry as known-gaps.yaml entries (to edit)
+//   --prune-gaps         remove from known-gaps.yaml the steps that pass now (and emptied entries)
 //   --verbose            show every difference of a failing step, not the first dozen
 
 import { loadSelection, runSuite, verdict, type Selected } from './suite';
 import { resolveTarget } from './targets';
+import { pruneGaps } from './adjust';
 import type { Engine, StepResult } from './runner';
 
 interface Args {
@@ -23,11 +25,12 @@ interface Args {
   only: string[];
   ignoreGaps: boolean;
   suggestGaps: boolean;
+  pruneGaps: boolean;
   verbose: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { target: 'quarry', record: false, only: [], ignoreGaps: false, suggestGaps: false, verbose: false };
+  const args: Args = { target: 'quarry', record: false, only: [], ignoreGaps: false, suggestGaps: false, pruneGaps: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = () => {
@@ -43,6 +46,7 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--record') args.record = true;
     else if (a === '--only') args.only.push(value());
     else if (a === '--suggest-gaps') args.suggestGaps = true;
+    else if (a === '--prune-gaps') args.pruneGaps = true;
     else if (a === '--ignore-gaps') args.ignoreGaps = true;
     else if (a === '--verbose' || a === '-v') args.verbose = true;
     else throw new Error(`unknown argument ${a}`);
@@ -128,6 +132,12 @@ async function main(): Promise<number> {
     printTable(selection, results);
     printProblems(results, args.verbose);
     if (args.suggestGaps) printGapSuggestions(selection, results);
+    if (args.pruneGaps) {
+      const stale = results.filter((r) => verdict(r) === 'stale-gap').map((r) => r.id);
+      const failing = results.filter((r) => verdict(r) === 'gap').map((r) => r.id);
+      const { removed, kept } = pruneGaps(stale, failing);
+      console.log(`\nknown-gaps.yaml: removed ${removed.length} step(s)` + (kept.length ? `; narrow by hand: ${kept.join(', ')}` : ''));
+    }
     const n = (v: ReturnType<typeof verdict>) => results.filter((r) => verdict(r) === v).length;
     const summary = `${target.engine}: ${n('pass')}/${results.length} steps passed in ${selection.length} scenarios` +
       (target.engine === 'quarry' ? `; ${n('gap')} known gaps, ${n('stale-gap')} gaps that pass now` : '') +

@@ -22,6 +22,7 @@ pub enum ErrorKind {
     DocumentMissing,
     Parse,
     XContentParse,
+    Parsing,
     JsonParse,
     JsonEof,
     RoutingMissing,
@@ -54,6 +55,7 @@ impl ErrorKind {
             DocumentMissing => ("document_missing_exception", 404),
             Parse => ("parse_exception", 400),
             XContentParse => ("x_content_parse_exception", 400),
+            Parsing => ("parsing_exception", 400),
             JsonParse => ("json_parse_exception", 400),
             JsonEof => ("json_e_o_f_exception", 400),
             RoutingMissing => ("routing_missing_exception", 400),
@@ -161,6 +163,50 @@ impl Error {
         }
         if let Some(c) = &self.caused_by {
             m.insert("caused_by".into(), c.to_json());
+        }
+        Value::Object(m)
+    }
+
+    /// Plain Java exceptions, which OpenSearch never reports as a root cause when an OpenSearch
+    /// exception wraps them (the HTTP layer's renderer applies the same rule).
+    fn is_java_exception(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::IllegalArgument
+                | ErrorKind::IllegalState
+                | ErrorKind::NumberFormat
+                | ErrorKind::JsonParse
+                | ErrorKind::JsonEof
+                | ErrorKind::DateTimeParse
+                | ErrorKind::NotXContent
+                | ErrorKind::Internal
+        )
+    }
+
+    /// The deepest OpenSearch exception in the cause chain (OpenSearch's guessRootCauses).
+    pub fn root_cause(&self) -> &Error {
+        let mut root = self;
+        let mut cur = self.caused_by.as_deref();
+        while let Some(c) = cur {
+            if !c.is_java_exception() {
+                root = c;
+            }
+            cur = c.caused_by.as_deref();
+        }
+        root
+    }
+
+    /// The `error` object of OpenSearch's envelope, for errors embedded in a response (`_mget`
+    /// items): `root_cause`, then the cause itself.
+    pub fn to_envelope(&self) -> Value {
+        let mut root = self.root_cause().to_json();
+        if let Value::Object(m) = &mut root {
+            m.remove("caused_by");
+        }
+        let mut m = Map::new();
+        m.insert("root_cause".into(), Value::Array(vec![root]));
+        if let Value::Object(own) = self.to_json() {
+            m.extend(own);
         }
         Value::Object(m)
     }

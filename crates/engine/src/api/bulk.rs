@@ -300,7 +300,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         false,
                         false,
                     )?;
-                    let r = run_update(
+                    let (r, _) = run_update(
                         &svc,
                         id,
                         item.routing.as_deref(),

@@ -52,6 +52,8 @@ pub(super) fn refresh_param(v: Option<&str>) -> Result<Refresh> {
 }
 
 /// `version`, `version_type`, `if_seq_no`, `if_primary_term`, `op_type` → preconditions.
+const INTERNAL_VERSIONING: &str = "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead";
+
 pub(super) fn preconditions(
     version: Option<i64>,
     version_type: Option<&str>,
@@ -70,24 +72,34 @@ pub(super) fn preconditions(
             )));
         }
     };
+    if let Some(seq) = if_seq_no.filter(|s| *s < 0) {
+        return Err(Error::illegal_argument(format!(
+            "sequence numbers must be non negative. got [{seq}]."
+        )));
+    }
     let mut errors = Vec::new();
     if version.is_some() && vt == VersionTypeOpt::Internal {
-        errors.push(
-            "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead"
-                .to_string(),
-        );
+        errors.push(INTERNAL_VERSIONING.to_string());
     }
-    if vt != VersionTypeOpt::Internal && version.is_none() {
-        errors.push(format!(
-            "illegal version value [-3] for version type [{}]",
-            vt_name(vt)
-        ));
+    if vt != VersionTypeOpt::Internal {
+        // An absent version is Lucene's -3 ("match any"), which external types refuse.
+        let v = version.unwrap_or(-3);
+        if v < 0 {
+            errors.push(format!(
+                "illegal version value [{v}] for version type [{}]",
+                vt_name(vt)
+            ));
+        }
     }
     if (if_seq_no.is_some() || if_primary_term.is_some()) && vt != VersionTypeOpt::Internal {
         errors.push("compare and write operations can not use versioning".into());
     }
-    if if_seq_no.is_some() != if_primary_term.is_some() && if_seq_no.is_some() {
-        errors.push("ifSeqNo is set, but primary term is [0]".into());
+    match (if_seq_no, if_primary_term) {
+        (Some(_), None) => errors.push("ifSeqNo is set, but primary term is [0]".into()),
+        (None, Some(term)) => errors.push(format!(
+            "ifSeqNo is unassigned, but primary term is [{term}]"
+        )),
+        _ => {}
     }
     if create && vt != VersionTypeOpt::Internal && !is_delete {
         errors.push("create operations only support internal versioning. use index instead".into());
@@ -359,7 +371,8 @@ pub(super) fn require_routing(svc: &IndexService, id: &str, routing: Option<&str
             format!("routing is required for [{}]/[{id}]", meta.name),
         )
         .with("index", meta.name.clone())
-        .with("index_uuid", meta.uuid.clone()));
+        // Raised before the index is resolved in OpenSearch, hence no uuid.
+        .with("index_uuid", "_na_"));
     }
     Ok(())
 }
@@ -410,6 +423,16 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
         svc.refresh()?;
     }
     let doc = lookup_doc(&svc, id, p.str("routing"), p.bool("realtime", true)?)?;
+    if let (Some(v), Some(d)) = (p.i64("version")?, &doc) {
+        if d.version != v {
+            let meta = svc.meta();
+            return Err(Error::new(
+                ErrorKind::VersionConflict,
+                format!("[{id}]: version conflict, current version [{}] is different than the one provided [{v}]", d.version),
+            )
+            .on_shard(&meta.name, &meta.uuid, svc.shard_of(id, p.str("routing"))));
+        }
+    }
     // Asking for stored fields means no _source unless it is asked for too.
     let filter = if p.str("stored_fields").is_some() && p.str("_source").is_none() {
         None
@@ -452,38 +475,84 @@ pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
 /// One `_mget` item: index, id, routing and its own `_source` option.
 type MgetSpec = (Option<String>, String, Option<String>, Option<Value>);
 
+const MGET_DOC_KEYS: &[&str] = &[
+    "_index",
+    "_id",
+    "routing",
+    "_routing",
+    "_source",
+    "stored_fields",
+    "version",
+    "version_type",
+];
+
 pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    let body = body
-        .filter(|b| !b.is_empty())
-        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    let body = body.filter(|b| !b.is_empty()).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Parse,
+            "request body or source parameter is required",
+        )
+    })?;
     let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
     let default_index = p.str("index");
-    // (index, id, routing, per-document _source)
+    let realtime = p.bool("realtime", true)?;
     let mut specs: Vec<MgetSpec> = Vec::new();
-    if let Some(docs) = v.get("docs").and_then(Value::as_array) {
-        for d in docs {
-            let id = match d.get("_id") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Number(n)) => n.to_string(),
-                _ => return Err(validation(&["id is missing for doc 0".into()])),
-            };
-            let index = d
-                .get("_index")
-                .and_then(Value::as_str)
-                .map(String::from)
-                .or(default_index.map(String::from));
-            let routing = d.get("routing").and_then(Value::as_str).map(String::from);
-            specs.push((index, id, routing, d.get("_source").cloned()));
+    let Value::Object(top) = &v else {
+        return Err(validation(&["no documents to get".into()]));
+    };
+    for (key, value) in top {
+        match (key.as_str(), value) {
+            ("docs", Value::Array(docs)) => {
+                for (i, d) in docs.iter().enumerate() {
+                    let Value::Object(d) = d else {
+                        return Err(Error::new(
+                            ErrorKind::Parse,
+                            "failed to parse multi get request. expected an object",
+                        ));
+                    };
+                    if let Some(k) = d.keys().find(|k| !MGET_DOC_KEYS.contains(&k.as_str())) {
+                        return Err(Error::new(
+                            ErrorKind::Parse,
+                            format!("failed to parse multi get request. unknown field [{k}]"),
+                        ));
+                    }
+                    let id = match d.get("_id") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Number(n)) => n.to_string(),
+                        _ => return Err(validation(&[format!("id is missing for doc {i}")])),
+                    };
+                    let index = d
+                        .get("_index")
+                        .and_then(Value::as_str)
+                        .or(default_index)
+                        .map(String::from);
+                    let routing = d.get("routing").and_then(Value::as_str).map(String::from);
+                    specs.push((index, id, routing, d.get("_source").cloned()));
+                }
+            }
+            ("ids", Value::Array(ids)) => {
+                for id in ids {
+                    let id = id
+                        .as_str()
+                        .map(String::from)
+                        .unwrap_or_else(|| id.to_string());
+                    specs.push((default_index.map(String::from), id, None, None));
+                }
+            }
+            (other, value) => {
+                let token = match value {
+                    Value::Array(_) => "START_ARRAY",
+                    Value::Object(_) => "START_OBJECT",
+                    _ => "VALUE",
+                };
+                return Err(Error::new(
+                    ErrorKind::Parsing,
+                    format!("unknown key [{other}] for a {token}, expected [docs] or [ids]"),
+                ));
+            }
         }
-    } else if let Some(ids) = v.get("ids").and_then(Value::as_array) {
-        for id in ids {
-            let id = id
-                .as_str()
-                .map(String::from)
-                .unwrap_or_else(|| id.to_string());
-            specs.push((default_index.map(String::from), id, None, None));
-        }
-    } else {
+    }
+    if specs.is_empty() {
         return Err(validation(&["no documents to get".into()]));
     }
     let mut out = Vec::with_capacity(specs.len());
@@ -491,35 +560,21 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         let Some(index) = index else {
             return Err(validation(&[format!("index is missing for doc {i}")]));
         };
-        let filter = match src {
-            Some(Value::Bool(false)) => None,
-            Some(Value::Array(a)) => Some(SourceFilter {
-                includes: a
-                    .iter()
-                    .filter_map(|x| x.as_str().map(String::from))
-                    .collect(),
-                excludes: vec![],
-            }),
-            Some(Value::String(s)) => Some(SourceFilter {
-                includes: vec![s],
-                excludes: vec![],
-            }),
-            Some(Value::Object(o)) => Some(SourceFilter {
-                includes: strings(o.get("includes").or(o.get("include"))),
-                excludes: strings(o.get("excludes").or(o.get("exclude"))),
-            }),
-            _ => source_filter(p)?,
+        let filter = match &src {
+            Some(v) => SourceFilter::from_value(v),
+            None => source_filter(p)?,
         };
         let item = match resolve_single(node, &index, false) {
             Ok(svc) => {
-                let doc = current_doc(&svc, &id, routing.as_deref().or(p.str("routing")))?;
+                let routing = routing.as_deref().or(p.str("routing"));
+                let doc = lookup_doc(&svc, &id, routing, realtime)?;
                 get_body(&svc.name(), &id, doc.as_ref(), &filter, true)?
             }
             Err(e) => {
                 let mut w = ObjectWriter::new();
                 w.field("_index", &index)
                     .field("_id", &id)
-                    .field("error", &e.to_json());
+                    .field("error", &e.to_envelope());
                 w.finish()
             }
         };
@@ -534,17 +589,6 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     }
     body.extend_from_slice(b"]}");
     Ok(Response::bytes(200, body))
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    match v {
-        Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(a)) => a
-            .iter()
-            .filter_map(|x| x.as_str().map(String::from))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// Merges `update` into `target` as OpenSearch's partial update does: objects recursively,
@@ -565,6 +609,8 @@ pub(super) fn deep_merge(target: &mut Map<String, Value>, update: &Map<String, V
 }
 
 pub struct UpdateRequest {
+    /// The body's `_source`: what the response's `get` shows (`Some(None)`: nothing).
+    pub source: Option<Option<SourceFilter>>,
     pub doc: Option<Map<String, Value>>,
     pub upsert: Option<Map<String, Value>>,
     pub doc_as_upsert: bool,
@@ -583,6 +629,7 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
         upsert: None,
         doc_as_upsert: false,
         detect_noop: true,
+        source: None,
     };
     for (k, val) in m {
         match k.as_str() {
@@ -593,7 +640,7 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
             "script" | "scripted_upsert" => return Err(Error::illegal_argument(
                 "scripted updates are not supported by Quarry yet; send a partial [doc] instead",
             )),
-            "_source" => {}
+            "_source" => req.source = Some(SourceFilter::from_value(val)),
             other => {
                 return Err(Error::new(
                     ErrorKind::XContentParse,
@@ -602,7 +649,8 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
             }
         }
     }
-    if req.doc.is_none() && req.upsert.is_none() {
+    // Without a script (not supported yet) a partial `doc` is what an update is made of.
+    if req.doc.is_none() {
         return Err(validation(&["script or doc is missing".into()]));
     }
     Ok(req)
@@ -618,7 +666,7 @@ fn object_of(v: &Value, what: &str) -> Result<Map<String, Value>> {
     }
 }
 
-/// Runs one partial update with retries on conflict. `Ok((result, applied))`.
+/// Runs one partial update with retries on conflict: the result and the document as it now is.
 pub(super) fn run_update(
     svc: &IndexService,
     id: &str,
@@ -626,7 +674,7 @@ pub(super) fn run_update(
     req: &UpdateRequest,
     retries: i64,
     pre: &Preconditions,
-) -> Result<OpResult> {
+) -> Result<(OpResult, Value)> {
     let meta = svc.meta();
     let mut attempt = 0;
     loop {
@@ -653,13 +701,14 @@ pub(super) fn run_update(
                         .map_err(|e| Error::internal(e.to_string()))?;
                 let changed = deep_merge(&mut existing, req.doc.as_ref().unwrap_or(&Map::new()));
                 if !changed && req.detect_noop {
-                    return Ok(OpResult {
+                    let noop = OpResult {
                         id: id.to_string(),
                         seq_no: d.seq_no,
                         primary_term: d.primary_term,
                         version: d.version,
                         result: "noop",
-                    });
+                    };
+                    return Ok((noop, Value::Object(existing)));
                 }
                 (existing, Some(d.clone()))
             }
@@ -679,12 +728,12 @@ pub(super) fn run_update(
             id: id.to_string(),
             routing: routing.map(String::from),
             source: Arc::new(bytes),
-            doc,
+            doc: doc.clone(),
             pre,
         }]);
         match single(out) {
             Err(e) if e.kind == ErrorKind::VersionConflict && attempt < retries => attempt += 1,
-            other => return other,
+            other => return other.map(|r| (r, doc)),
         }
     }
 }
@@ -693,13 +742,16 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     let name = p.required("index")?;
     let id = p.required("id")?;
     validate_id(id)?;
-    let body = body
-        .filter(|b| !b.is_empty())
-        .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
+    if p.i64("version")?.is_some() {
+        return Err(validation(&[INTERNAL_VERSIONING.into()]));
+    }
+    let Some(body) = body.filter(|b| !b.is_empty()) else {
+        return Err(validation(&["script or doc is missing".into()]));
+    };
     let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
     let req = parse_update(&v)?;
     let refresh = refresh_param(p.str("refresh"))?;
-    let retries = p.i64("retry_on_conflict")?.unwrap_or(0);
+    let retries = p.int("retry_on_conflict")?.unwrap_or(0);
     let pre = preconditions(
         None,
         None,
@@ -708,12 +760,9 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         false,
         false,
     )?;
-    let svc = if req.upsert.is_some() || req.doc_as_upsert {
-        node.write_target(name)?
-    } else {
-        resolve_single(node, name, true)?
-    };
-    let r = run_update(&svc, id, p.str("routing"), &req, retries, &pre)?;
+    // As OpenSearch does, an update auto-creates a missing index even when it then finds no document.
+    let svc = node.write_target(name)?;
+    let (r, doc) = run_update(&svc, id, p.str("routing"), &req, retries, &pre)?;
     let applied = r.result != "noop";
     if applied {
         after_write(&svc, refresh)?;
@@ -729,6 +778,19 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         w.field("_shards", &shards_header(&svc, false))
             .field("_seq_no", &r.seq_no)
             .field("_primary_term", &r.primary_term);
+    }
+    // `_source` in the URL or the body asks for the updated document back, as `get`.
+    let asked = ["_source", "_source_includes", "_source_excludes"]
+        .iter()
+        .any(|k| p.str(k).is_some());
+    let filter = if asked {
+        Some(source_filter(p)?)
+    } else {
+        req.source.clone()
+    };
+    if let Some(Some(f)) = filter {
+        let source = if f.is_noop() { doc } else { f.apply(&doc) };
+        w.field("get", &json!({"_seq_no": r.seq_no, "_primary_term": r.primary_term, "found": true, "_source": source}));
     }
     Ok(written(&svc.name(), &r, w.finish()))
 }

@@ -40,22 +40,31 @@ impl Params {
         }
     }
 
+    /// A `long` parameter (versions, sequence numbers), with OpenSearch's parse message.
     pub fn i64(&self, key: &str) -> Result<Option<i64>> {
+        self.number(key, "long")
+    }
+
+    /// An `int` parameter (`retry_on_conflict`, sizes).
+    pub fn int(&self, key: &str) -> Result<Option<i64>> {
+        self.number(key, "int")
+    }
+
+    fn number(&self, key: &str, kind: &str) -> Result<Option<i64>> {
+        let bad = |v: &str| {
+            Error::illegal_argument(format!(
+                "Failed to parse {kind} parameter [{key}] with value [{v}]"
+            ))
+            .caused_by(Error::new(
+                crate::error::ErrorKind::NumberFormat,
+                format!("For input string: \"{v}\""),
+            ))
+        };
         match self.0.get(key) {
             None => Ok(None),
             Some(Value::Number(n)) => Ok(n.as_i64()),
-            Some(Value::String(s)) => s.parse::<i64>().map(Some).map_err(|_| {
-                Error::illegal_argument(format!(
-                    "Failed to parse int parameter [{key}] with value [{s}]"
-                ))
-                .caused_by(Error::new(
-                    crate::error::ErrorKind::NumberFormat,
-                    format!("For input string: \"{s}\""),
-                ))
-            }),
-            Some(v) => Err(Error::illegal_argument(format!(
-                "Failed to parse int parameter [{key}] with value [{v}]"
-            ))),
+            Some(Value::String(s)) => s.parse::<i64>().map(Some).map_err(|_| bad(s)),
+            Some(v) => Err(bad(&v.to_string())),
         }
     }
 

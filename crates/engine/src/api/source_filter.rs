@@ -3,12 +3,43 @@
 use crate::metadata::target::glob_match;
 use serde_json::{Map, Value};
 
+#[derive(Debug, Clone)]
 pub struct SourceFilter {
     pub includes: Vec<String>,
     pub excludes: Vec<String>,
 }
 
 impl SourceFilter {
+    /// A `_source` option in a body: `false`, a field or list of fields, or
+    /// `{includes, excludes}`. `Ok(None)` means no source; `true` means all of it.
+    pub fn from_value(v: &Value) -> Option<SourceFilter> {
+        let strings = |v: Option<&Value>| -> Vec<String> {
+            match v {
+                Some(Value::String(s)) => vec![s.clone()],
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        match v {
+            Value::Bool(false) => None,
+            Value::Object(o) => Some(SourceFilter {
+                includes: strings(o.get("includes").or(o.get("include"))),
+                excludes: strings(o.get("excludes").or(o.get("exclude"))),
+            }),
+            Value::Bool(true) => Some(SourceFilter {
+                includes: Vec::new(),
+                excludes: Vec::new(),
+            }),
+            other => Some(SourceFilter {
+                includes: strings(Some(other)),
+                excludes: Vec::new(),
+            }),
+        }
+    }
+
     pub fn is_noop(&self) -> bool {
         self.includes.is_empty() && self.excludes.is_empty()
     }

@@ -681,7 +681,7 @@ fn check(
         match live {
             None => {
                 return conflict(format!(
-                    "required seqNo [{seq}], primary term [{term}] but no document was found"
+                    "required seqNo [{seq}], primary term [{term}]. but no document was found"
                 ))
             }
             Some(c) if c.seq_no != seq || c.primary_term != term => {
