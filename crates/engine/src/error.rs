@@ -34,6 +34,7 @@ pub enum ErrorKind {
     NumberFormat,
     DateTimeParse,
     Timeout,
+    UnsupportedOperation,
     Internal,
 }
 
@@ -67,6 +68,7 @@ impl ErrorKind {
             NumberFormat => ("number_format_exception", 400),
             DateTimeParse => ("date_time_parse_exception", 400),
             Timeout => ("timeout_exception", 504),
+            UnsupportedOperation => ("unsupported_operation_exception", 500),
             Internal => ("exception", 500),
         }
     }

@@ -37,7 +37,9 @@ pub fn format_bytes(n: u64) -> String {
 }
 
 fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Response> {
-    let selected: Vec<usize> = match p.list("h") {
+    // Selected columns by index; an unknown header selects nothing and prints empty cells, as
+    // OpenSearch's tables do.
+    let selected: Vec<(Option<usize>, String)> = match p.list("h") {
         Some(hs) => {
             let mut sel = Vec::new();
             for h in hs {
@@ -45,25 +47,27 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                     .iter()
                     .position(|c| c.name == h || c.aliases.contains(&h.as_str()));
                 match idx {
-                    Some(i) => sel.push(i),
+                    Some(i) => sel.push((Some(i), columns[i].name.to_string())),
                     None if h.contains('*') => {
                         for (i, c) in columns.iter().enumerate() {
                             if crate::metadata::target::glob_match(&h, c.name) {
-                                sel.push(i);
+                                sel.push((Some(i), c.name.to_string()));
                             }
                         }
                     }
-                    None => {
-                        return Err(Error::illegal_argument(format!(
-                            "header [{h}] does not exist"
-                        )))
-                    }
+                    None => sel.push((None, h)),
                 }
             }
             sel
         }
-        None => (0..columns.len()).filter(|&i| columns[i].default).collect(),
+        None => (0..columns.len())
+            .filter(|&i| columns[i].default)
+            .map(|i| (Some(i), columns[i].name.to_string()))
+            .collect(),
     };
+    let cell =
+        |r: &[String], i: Option<usize>| -> String { i.map(|i| r[i].clone()).unwrap_or_default() };
+    let right = |i: Option<usize>| i.is_some_and(|i| columns[i].right);
     let mut rows = rows;
     if let Some(sorts) = p.list("s") {
         let mut keys = Vec::new();
@@ -76,9 +80,10 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                 .iter()
                 .position(|c| c.name == name || c.aliases.contains(&name.as_str()))
             else {
-                return Err(Error::illegal_argument(format!(
-                    "Unable to sort by unknown sort key `{name}`"
-                )));
+                return Err(Error::new(
+                    crate::error::ErrorKind::UnsupportedOperation,
+                    format!("Unable to sort by unknown sort key `{name}`"),
+                ));
             };
             keys.push((i, desc));
         }
@@ -104,7 +109,12 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                     Value::Object(
                         selected
                             .iter()
-                            .map(|&i| (columns[i].name.to_string(), Value::from(r[i].clone())))
+                            .map(|(i, name)| {
+                                (
+                                    name.clone(),
+                                    i.map_or(Value::Null, |i| Value::from(r[i].clone())),
+                                )
+                            })
                             .collect::<Map<_, _>>(),
                     )
                 })
@@ -115,15 +125,15 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
             let verbose = p.bool("v", false)?;
             let mut widths: Vec<usize> = selected
                 .iter()
-                .map(|&i| if verbose { columns[i].name.len() } else { 0 })
+                .map(|(_, name)| if verbose { name.len() } else { 0 })
                 .collect();
             for r in &rows {
-                for (w, &i) in widths.iter_mut().zip(&selected) {
-                    *w = (*w).max(r[i].chars().count());
+                for (w, (i, _)) in widths.iter_mut().zip(&selected) {
+                    *w = (*w).max(cell(r, *i).chars().count());
                 }
             }
             let mut out = String::new();
-            let mut line = |cells: Vec<(&str, bool)>| {
+            let mut line = |cells: Vec<(String, bool)>| {
                 let mut l = String::new();
                 for (j, (cell, right)) in cells.iter().enumerate() {
                     let pad = widths[j].saturating_sub(cell.chars().count());
@@ -140,13 +150,18 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                 out.push('\n');
             };
             if verbose {
-                line(selected.iter().map(|&i| (columns[i].name, false)).collect());
+                line(
+                    selected
+                        .iter()
+                        .map(|(_, name)| (name.clone(), false))
+                        .collect(),
+                );
             }
             for r in &rows {
                 line(
                     selected
                         .iter()
-                        .map(|&i| (r[i].as_str(), columns[i].right))
+                        .map(|(i, _)| (cell(r, *i), right(*i)))
                         .collect(),
                 );
             }
@@ -251,7 +266,7 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
         Some("mb") => (n >> 20).to_string(),
         _ => format_bytes(n),
     };
-    let rows = svcs
+    let mut rows: Vec<Vec<String>> = svcs
         .iter()
         .map(|s| {
             let m = s.meta();
@@ -283,6 +298,9 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
             ]
         })
         .collect();
+    if let Some(health) = p.str("health") {
+        rows.retain(|r| r[0] == health);
+    }
     render(p, &columns, rows)
 }
 

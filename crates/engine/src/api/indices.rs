@@ -265,8 +265,31 @@ pub fn flush(node: &Node, p: &Params) -> Result<Response> {
     refresh(node, p)
 }
 
+/// Line and column (1-based, as the JSON parser reports them) where `"key"` first appears.
+fn key_position(body: &[u8], key: &str) -> (usize, usize) {
+    let needle = format!("\"{key}\"");
+    let text = String::from_utf8_lossy(body);
+    let at = text.find(&needle).unwrap_or(0);
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = at - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    (line, col)
+}
+
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     if let Some(v) = body_json(body)? {
+        if let Some(key) = v
+            .as_object()
+            .and_then(|o| o.keys().find(|k| k.as_str() != "query"))
+        {
+            let (line, col) = key_position(body.unwrap_or_default(), key);
+            return Err(Error::new(
+                ErrorKind::Parsing,
+                format!("request does not support [{key}]"),
+            )
+            .with("line", line)
+            .with("col", col));
+        }
         let is_match_all = v
             .get("query")
             .map(|q| q.get("match_all").is_some())
@@ -325,13 +348,61 @@ fn add_stats(total: &mut Value, part: &Value) {
     }
 }
 
+/// The metrics `/_stats/<metric>` accepts (OpenSearch's CommonStatsFlags).
+const STATS_METRICS: &[&str] = &[
+    "_all",
+    "docs",
+    "store",
+    "indexing",
+    "get",
+    "search",
+    "merge",
+    "refresh",
+    "flush",
+    "warmer",
+    "query_cache",
+    "fielddata",
+    "completion",
+    "segments",
+    "translog",
+    "suggest",
+    "request_cache",
+    "recovery",
+];
+
 pub fn stats(node: &Node, p: &Params) -> Result<Response> {
+    let metrics = p.list("metric").unwrap_or_default();
+    let unknown: Vec<&String> = metrics
+        .iter()
+        .filter(|m| !STATS_METRICS.contains(&m.as_str()))
+        .collect();
+    if !unknown.is_empty() {
+        let path = match p.str("index") {
+            Some(i) => format!("/{i}/_stats/{}", p.str("metric").unwrap_or_default()),
+            None => format!("/_stats/{}", p.str("metric").unwrap_or_default()),
+        };
+        let list: Vec<String> = unknown.iter().map(|m| format!("[{m}]")).collect();
+        let noun = if unknown.len() == 1 {
+            "metric"
+        } else {
+            "metrics"
+        };
+        return Err(Error::illegal_argument(format!(
+            "request [{path}] contains unrecognized {noun}: {}",
+            list.join(", ")
+        )));
+    }
+    let wanted =
+        |section: &str| metrics.is_empty() || metrics.iter().any(|m| m == "_all" || m == section);
     let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
     let (total, ok) = shard_totals(&svcs);
     let mut all = json!({});
     let mut indices = Map::new();
     for s in &svcs {
-        let st = index_stats(s);
+        let mut st = index_stats(s);
+        if let Value::Object(sections) = &mut st {
+            sections.retain(|k, _| wanted(k));
+        }
         add_stats(&mut all, &st);
         let m = s.meta();
         let health = if m.settings.number_of_replicas > 0 {
