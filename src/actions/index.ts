@@ -7,6 +7,7 @@ import { indicesDelete } from './indices/delete';
 import { indicesGet } from './indices/get';
 import { indicesExists } from './indices/exists';
 import { indicesGetMapping } from './indices/get-mapping';
+import { indicesGetFieldMapping } from './indices/get-field-mapping';
 import { indicesPutMapping } from './indices/put-mapping';
 import { indicesGetSettings } from './indices/get-settings';
 import { indicesPutSettings } from './indices/put-settings';
@@ -39,6 +40,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesGet,
   indicesExists,
   indicesGetMapping,
+  indicesGetFieldMapping,
   indicesPutMapping,
   indicesGetSettings,
   indicesPutSettings,

@@ -14,6 +14,8 @@ export interface ActionRequest {
   readonly params: EngineParams;
   readonly body: Buffer | undefined;
   readonly signal: AbortSignal;
+  /** Whether the answer is to be pretty-printed (for `run`s that cache both forms). */
+  readonly pretty: boolean;
 }
 
 export interface ActionSpec {
@@ -26,6 +28,9 @@ export interface ActionSpec {
   readonly engineAction?: string;
   /** Parameters the route itself implies (e.g. `_create` means op_type=create). */
   readonly fixedParams?: Readonly<Record<string, string>>;
+  /** Pretty-printed unless `?pretty=false` (OpenSearch does this for `GET /`). Such an action's
+   * `run` formats its answer itself, so the pipeline only applies `filter_path` when asked. */
+  readonly prettyByDefault?: boolean;
   /** `text` for _cat tables (plain text unless format=json). */
   readonly output?: 'json' | 'text';
   /** A TS-side implementation, for the few actions the engine does not answer. */

@@ -58,12 +58,12 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     let pretty = false;
     try {
       errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
+      pretty = query.pretty !== undefined ? parseBoolParam('pretty', query.pretty) : spec.prettyByDefault === true;
       // 1. parse
       const unknown = Object.keys(query).filter((k) => !accepted.has(k));
       if (unknown.length > 0) {
         throw unrecognizedParameters(pathOf(request), unknown, [...accepted]);
       }
-      pretty = query.pretty !== undefined && parseBoolParam('pretty', query.pretty);
       const filterPath = query.filter_path;
       const params: EngineParams = {};
       for (const k in query) {
@@ -91,6 +91,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         const actionRequest: ActionRequest = {
           params,
           body,
+          pretty,
           get signal() {
             return task.signal;
           },
@@ -109,7 +110,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
         }
         const isText = spec.output === 'text' && params.format !== 'json';
         reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
-        const shaped = isText ? result.body : shapeResponse(result.body, { pretty, filterPath });
+        const preShaped = spec.prettyByDefault === true && filterPath === undefined;
+        const shaped = isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath });
         // Node writes a string body in the same packet as the headers but a Buffer in a second
         // write; small bodies (most answers) go as strings.
         return reply.send(shaped.length <= SMALL_BODY ? shaped.toString('utf8') : shaped);

@@ -27,6 +27,11 @@ export function shapeResponse(body: Buffer, opts: ShapeOptions): Buffer {
     if (e instanceof JsonSyntaxError) return body;
     throw e;
   }
-  if (filter !== undefined) tree = applyFilterPath(tree, filter);
+  if (filter !== undefined) {
+    tree = applyFilterPath(tree, filter);
+    // A root array that filtering empties (e.g. _cat with format=json) leaves no body at all,
+    // as OpenSearch's filtering generator writes nothing then.
+    if (tree.kind === 'array' && tree.items.length === 0) return Buffer.alloc(0);
+  }
   return Buffer.from(opts.pretty ? stringifyPretty(tree) : stringifyCompact(tree), 'utf8');
 }

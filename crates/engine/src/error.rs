@@ -23,6 +23,9 @@ pub enum ErrorKind {
     Parse,
     XContentParse,
     Parsing,
+    NamedObjectNotFound,
+    SearchPhaseExecution,
+    QueryShard,
     JsonParse,
     JsonEof,
     RoutingMissing,
@@ -57,6 +60,9 @@ impl ErrorKind {
             Parse => ("parse_exception", 400),
             XContentParse => ("x_content_parse_exception", 400),
             Parsing => ("parsing_exception", 400),
+            NamedObjectNotFound => ("named_object_not_found_exception", 400),
+            SearchPhaseExecution => ("search_phase_execution_exception", 400),
+            QueryShard => ("query_shard_exception", 400),
             JsonParse => ("json_parse_exception", 400),
             JsonEof => ("json_e_o_f_exception", 400),
             RoutingMissing => ("routing_missing_exception", 400),
@@ -181,6 +187,7 @@ impl Error {
                 | ErrorKind::JsonEof
                 | ErrorKind::DateTimeParse
                 | ErrorKind::NotXContent
+                | ErrorKind::NamedObjectNotFound
                 | ErrorKind::Internal
         )
     }

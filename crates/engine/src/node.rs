@@ -308,6 +308,9 @@ impl Node {
         let uuid = ids::random_uuid();
         let now = chrono::Utc::now().timestamp_millis();
         let settings = IndexSettings::for_new_index(settings, name, &uuid, now)?;
+        if let Some(Value::Object(m)) = mappings {
+            crate::index::mapping::reject_type_wrapper(m)?;
+        }
         let mapping = match mappings {
             Some(m) => Mapping::parse(m).map_err(|e| {
                 Error::new(

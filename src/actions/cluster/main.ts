@@ -1,5 +1,6 @@
 import { route, type ActionSpec } from '../../http/action';
 import type { NodeContext } from '../../node-context';
+import { shapeResponse } from '../../http/pretty';
 
 const OPENSEARCH_VERSION = '2.19.1';
 
@@ -7,15 +8,20 @@ export const clusterMain: ActionSpec = {
   action: 'cluster:monitor/main',
   routes: [route('GET', '/'), route('HEAD', '/')],
   params: [],
-  run: (_request, node) => Promise.resolve({ status: 200, body: mainBody(node) }),
+  prettyByDefault: true,
+  run: (request, node) => Promise.resolve({ status: 200, body: mainBody(node, request.pretty) }),
 };
 
-// Built once per node: the answer never changes while the process runs.
-const cache = new WeakMap<NodeContext, Buffer>();
+// Built once per node, compact and pretty: the answer never changes while the process runs.
+const cache = new WeakMap<NodeContext, { compact: Buffer; pretty: Buffer }>();
 
-function mainBody(node: NodeContext): Buffer {
-  const cached = cache.get(node);
-  if (cached !== undefined) return cached;
+function mainBody(node: NodeContext, pretty: boolean): Buffer {
+  const cached = cache.get(node) ?? render(node);
+  cache.set(node, cached);
+  return pretty ? cached.pretty : cached.compact;
+}
+
+function render(node: NodeContext): { compact: Buffer; pretty: Buffer } {
   // Tools that gate on the version can be told the OpenSearch version Quarry emulates.
   const override = node.config.compatibility.overrideMainResponseVersion;
   const body = {
@@ -35,7 +41,6 @@ function mainBody(node: NodeContext): Buffer {
     },
     tagline: 'The OpenSearch Project: https://opensearch.org/',
   };
-  const bytes = Buffer.from(JSON.stringify(body));
-  cache.set(node, bytes);
-  return bytes;
+  const compact = Buffer.from(JSON.stringify(body));
+  return { compact, pretty: shapeResponse(compact, { pretty: true, filterPath: undefined }) };
 }

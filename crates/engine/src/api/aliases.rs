@@ -18,6 +18,21 @@ fn names(v: &Map<String, Value>, one: &str, many: &str) -> Vec<String> {
     out
 }
 
+/// An alias may not take the name of an index.
+fn alias_not_an_index(node: &Node, alias: &str) -> Result<()> {
+    match node.service(alias) {
+        Some(svc) => Err(Error::new(
+            ErrorKind::InvalidAliasName,
+            format!(
+                "Invalid alias name [{alias}], an index exists with the same name as the alias"
+            ),
+        )
+        .with("index", alias)
+        .with("index_uuid", svc.meta().uuid.clone())),
+        None => Ok(()),
+    }
+}
+
 fn missing_aliases(names: &[String]) -> Error {
     Error::new(
         ErrorKind::AliasesNotFound,
@@ -40,10 +55,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
         .cloned()
         .unwrap_or_default();
     if actions.is_empty() {
-        return Err(Error::new(
-            ErrorKind::ActionRequestValidation,
-            "Validation Failed: 1: Must specify at least one alias action;",
-        ));
+        return Err(Error::illegal_argument("No action specified"));
     }
     let _g = node.admin_lock();
     // Validate every action before applying any, so the request is all-or-nothing.
@@ -83,9 +95,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
                 for idx in &resolved {
                     for al in &aliases {
                         if kind == "add" {
-                            if node.service(al).is_some() {
-                                return Err(Error::new(ErrorKind::InvalidAliasName, format!("Invalid alias name [{al}]: an index or data stream exists with the same name as the alias")));
-                            }
+                            alias_not_an_index(node, al)?;
                             let mut d = def.clone();
                             for k in ["index", "indices", "alias", "aliases", "must_exist"] {
                                 d.remove(k);
@@ -154,9 +164,7 @@ pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let name = p.required("name")?;
     let body = body_json(body)?;
     let alias = parse_alias_body(name, body.as_ref())?;
-    if node.service(name).is_some() {
-        return Err(Error::new(ErrorKind::InvalidAliasName, format!("Invalid alias name [{name}]: an index or data stream exists with the same name as the alias")));
-    }
+    alias_not_an_index(node, name)?;
     for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
         svc.update_meta(|m| {
             m.aliases.insert(name.to_string(), alias.clone());

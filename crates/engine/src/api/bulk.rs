@@ -1,11 +1,13 @@
 //! `_bulk`: NDJSON action/source pairs, executed in order, batched per index, each item with its
 //! own status and error.
 
+use super::document::UpdateRequest;
 use super::document::{
     after_write, parse_update, preconditions, refresh_param, resolve_single, run_update,
-    validate_id, write_response, Refresh,
+    update_response, validate_id, write_response, Refresh,
 };
 use super::json_writer::ObjectWriter;
+use super::source_filter::SourceFilter;
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{DocWrite, IndexService};
@@ -64,6 +66,39 @@ struct Item {
     meta: Map<String, Value>,
     /// The source line, copied out of the body once and shared from then on.
     source: Option<Arc<Vec<u8>>>,
+    /// An update item's body, parsed while the request is validated.
+    update: Option<UpdateRequest>,
+}
+
+/// OpenSearch validates every item before running any: a bad one fails the whole request.
+fn validate(items: &mut [Item]) -> Result<()> {
+    let mut errors = Vec::new();
+    for item in items.iter_mut() {
+        match &item.id {
+            None if matches!(item.kind, Kind::Delete | Kind::Update) => {
+                errors.push("id is missing".to_string())
+            }
+            Some(id) if id.len() > 512 => errors.push(format!(
+                "id [{id}] is too long, must be no longer than 512 bytes but was: {}",
+                id.len()
+            )),
+            _ => {}
+        }
+        if item.kind == Kind::Update {
+            let src = item
+                .source
+                .as_deref()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let v: Value = serde_json::from_slice(src).map_err(|e| json_error(&e, src))?;
+            item.update = Some(parse_update(&v)?);
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(super::document::validation(&errors))
+    }
 }
 
 fn lines(body: &[u8]) -> Vec<(usize, &[u8])> {
@@ -97,7 +132,14 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
     while let Some((line_no, line)) = it.next() {
         let action: Value = serde_json::from_slice(line).map_err(|e| json_error(&e, line))?;
         let Value::Object(obj) = action else {
-            return Err(Error::illegal_argument(format!("Malformed action/metadata line [{line_no}], expected START_OBJECT or END_OBJECT but found [VALUE_STRING]")));
+            let found = if action.is_array() {
+                "START_ARRAY"
+            } else {
+                "VALUE_STRING"
+            };
+            return Err(Error::illegal_argument(format!(
+                "Malformed action/metadata line [{line_no}], expected START_OBJECT but found [{found}]"
+            )));
         };
         let Some((name, meta)) = obj.into_iter().next() else {
             return Err(Error::illegal_argument(format!("Malformed action/metadata line [{line_no}], expected FIELD_NAME but found [END_OBJECT]")));
@@ -159,11 +201,8 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
         } else {
             match it.next() {
                 Some((_, l)) => Some(Arc::new(l.to_vec())),
-                None => {
-                    return Err(Error::illegal_argument(
-                        "Validation Failed: 1: no requests added;".to_string(),
-                    ))
-                }
+                // OpenSearch drops a trailing action that has no source line.
+                None => break,
             }
         };
         items.push(Item {
@@ -173,8 +212,10 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
             routing,
             meta,
             source,
+            update: None,
         });
     }
+    validate(&mut items)?;
     if items.is_empty() {
         return Err(super::document::validation(&["no requests added".into()]));
     }
@@ -249,24 +290,8 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                 validate_id(id)?;
             }
             let svc = match item.kind {
+                // Bulk auto-creates indices for every item but deletes, as OpenSearch does.
                 Kind::Delete => resolve_single(node, &item.index, true)?,
-                Kind::Update => resolve_single(node, &item.index, true).or_else(|e| {
-                    let upsert = item
-                        .source
-                        .as_deref()
-                        .map(Vec::as_slice)
-                        .and_then(|s| serde_json::from_slice::<Value>(s).ok())
-                        .map(|v| {
-                            v.get("upsert").is_some()
-                                || v.get("doc_as_upsert") == Some(&Value::Bool(true))
-                        })
-                        .unwrap_or(false);
-                    if upsert {
-                        node.write_target(&item.index)
-                    } else {
-                        Err(e)
-                    }
-                })?,
                 _ => node.write_target(&item.index)?,
             };
             let name = svc.name();
@@ -285,13 +310,10 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         return Err(super::document::validation(&["id is missing".into()]));
                     };
                     flush(&mut pending, Some(&name), &mut results, &items, &mut errors);
-                    let src = item
-                        .source
-                        .as_deref()
-                        .map(Vec::as_slice)
-                        .unwrap_or_default();
-                    let v: Value = serde_json::from_slice(src).map_err(|e| json_error(&e, src))?;
-                    let req = parse_update(&v)?;
+                    let req = item
+                        .update
+                        .as_ref()
+                        .expect("update items are parsed by validate");
                     let pre = preconditions(
                         None,
                         None,
@@ -300,29 +322,23 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         false,
                         false,
                     )?;
-                    let (r, _) = run_update(
+                    let (r, doc) = run_update(
                         &svc,
                         id,
                         item.routing.as_deref(),
-                        &req,
+                        req,
                         num("retry_on_conflict").unwrap_or(0),
                         &pre,
                     )?;
-                    let mut w = ObjectWriter::new();
-                    if r.result == "noop" {
-                        w.field("_index", &name)
-                            .field("_id", &r.id)
-                            .field("_version", &r.version)
-                            .field("result", "noop");
-                        w.field("_shards", &super::document::shards_header(&svc, false))
-                            .field("_seq_no", &r.seq_no)
-                            .field("_primary_term", &r.primary_term);
-                        w.field("status", &200);
-                    } else {
-                        write_response(&mut w, &name, &svc, &r, refresh == Refresh::Immediate);
-                        w.field("status", &(if r.result == "created" { 201 } else { 200 }));
-                    }
-                    results[pos] = Some(item_wrap(Kind::Update, w.finish()));
+                    let status = if r.result == "created" { 201 } else { 200 };
+                    // `_source` in the item's body, or on its action line.
+                    let source = match (&req.source, m.get("_source")) {
+                        (Some(f), _) => f.clone(),
+                        (None, Some(v)) => SourceFilter::from_value(v),
+                        (None, None) => None,
+                    };
+                    let body = update_response(&svc, &r, &doc, source, refresh, Some(status));
+                    results[pos] = Some(item_wrap(Kind::Update, body));
                 }
                 Kind::Delete | Kind::Index | Kind::Create => {
                     let create = item.kind == Kind::Create

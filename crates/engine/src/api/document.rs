@@ -254,15 +254,8 @@ pub(super) fn parse_source(body: &[u8]) -> Result<Value> {
             return Err(Error::new(ErrorKind::MapperParsing, "failed to parse").caused_by(cause));
         }
     };
-    let Value::Object(map) = &parsed else {
+    if !parsed.is_object() {
         return Err(Error::new(ErrorKind::MapperParsing, "failed to parse"));
-    };
-    for key in map.keys() {
-        if crate::index::schema::is_metadata_field(key) {
-            return Err(Error::new(ErrorKind::MapperParsing, format!(
-                "Field [{key}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
-            )));
-        }
     }
     Ok(parsed)
 }
@@ -767,18 +760,6 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     if applied {
         after_write(&svc, refresh)?;
     }
-    let mut w = ObjectWriter::new();
-    if applied {
-        write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
-    } else {
-        w.field("_index", &svc.name())
-            .field("_id", &r.id)
-            .field("_version", &r.version)
-            .field("result", "noop");
-        w.field("_shards", &shards_header(&svc, false))
-            .field("_seq_no", &r.seq_no)
-            .field("_primary_term", &r.primary_term);
-    }
     // `_source` in the URL or the body asks for the updated document back, as `get`.
     let asked = ["_source", "_source_includes", "_source_excludes"]
         .iter()
@@ -788,9 +769,43 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     } else {
         req.source.clone()
     };
-    if let Some(Some(f)) = filter {
-        let source = if f.is_noop() { doc } else { f.apply(&doc) };
+    let body = update_response(&svc, &r, &doc, filter.flatten(), refresh, None);
+    Ok(written(&svc.name(), &r, body))
+}
+
+/// The answer to one update (also a bulk item, with its `status`): a write response, or `noop`
+/// with no shards touched, then `get` when the updated source was asked for.
+pub(super) fn update_response(
+    svc: &IndexService,
+    r: &OpResult,
+    doc: &Value,
+    source: Option<SourceFilter>,
+    refresh: Refresh,
+    status: Option<u16>,
+) -> Vec<u8> {
+    let name = svc.name();
+    let mut w = ObjectWriter::new();
+    if r.result == "noop" {
+        w.field("_index", &name)
+            .field("_id", &r.id)
+            .field("_version", &r.version)
+            .field("result", "noop");
+        w.field("_shards", &shards_header(svc, false))
+            .field("_seq_no", &r.seq_no)
+            .field("_primary_term", &r.primary_term);
+    } else {
+        write_response(&mut w, &name, svc, r, refresh == Refresh::Immediate);
+    }
+    if let Some(status) = status {
+        w.field("status", &status);
+    }
+    if let Some(f) = source {
+        let source = if f.is_noop() {
+            doc.clone()
+        } else {
+            f.apply(doc)
+        };
         w.field("get", &json!({"_seq_no": r.seq_no, "_primary_term": r.primary_term, "found": true, "_source": source}));
     }
-    Ok(written(&svc.name(), &r, w.finish()))
+    w.finish()
 }

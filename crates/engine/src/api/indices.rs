@@ -95,7 +95,11 @@ pub fn create(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
 }
 
 pub fn delete(node: &Node, p: &Params) -> Result<Response> {
-    let expr = p.required("index")?;
+    let Some(expr) = p.str("index") else {
+        return Err(super::document::validation(&[
+            "index / indices is missing".into()
+        ]));
+    };
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     // Deleting through an alias is refused, as OpenSearch refuses it.
     for part in expr.split(',') {
@@ -149,9 +153,9 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
 }
 
 pub fn exists(node: &Node, p: &Params) -> Result<Response> {
-    match targets(node, p, IndicesOptions::strict_expand_open()) {
-        Ok(t) if !t.is_empty() => Ok(Response::empty(200)),
-        Ok(_) => Ok(Response::empty(404)),
+    // A wildcard matching nothing exists (allow_no_indices); a missing concrete name does not.
+    match targets(node, p, IndicesOptions::lenient_expand_open()) {
+        Ok(_) => Ok(Response::empty(200)),
         Err(e) if e.kind == ErrorKind::IndexNotFound => Ok(Response::empty(404)),
         Err(e) => Err(e),
     }
@@ -162,6 +166,34 @@ pub fn get_mapping(node: &Node, p: &Params) -> Result<Response> {
     for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
         let m = svc.meta();
         out.insert(m.name.clone(), json!({"mappings": m.mapping.render()}));
+    }
+    Ok(Response::ok(&Value::Object(out)))
+}
+
+/// `GET /<index>/_mapping/field/<fields>`: the mapping of each matching leaf field.
+pub fn get_field_mapping(node: &Node, p: &Params) -> Result<Response> {
+    let fields = p.list("fields").unwrap_or_default();
+    let mut out = Map::new();
+    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+        let m = svc.meta();
+        let mut mappings = Map::new();
+        for leaf in m.mapping.leaves() {
+            if fields.iter().any(|f| glob_match(f, &leaf.path)) {
+                let short = leaf
+                    .path
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or(&leaf.path)
+                    .to_string();
+                let mut mapping = Map::new();
+                mapping.insert(short, leaf.field.render());
+                mappings.insert(
+                    leaf.path.clone(),
+                    json!({"full_name": leaf.path, "mapping": mapping}),
+                );
+            }
+        }
+        out.insert(m.name.clone(), json!({"mappings": mappings}));
     }
     Ok(Response::ok(&Value::Object(out)))
 }
@@ -188,24 +220,44 @@ pub fn put_mapping(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Respo
 pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
     let names = p.list("name");
+    let include_defaults = p.bool("include_defaults", false)?;
     let mut out = Map::new();
     for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
         let m = svc.meta();
         let mut settings = m.settings.flat.clone();
-        if let Some(names) = &names {
-            settings.retain(|k, _| {
-                names
-                    .iter()
-                    .any(|n| glob_match(n, k) || glob_match(&format!("index.{n}"), k))
-            });
-            if settings.is_empty() {
-                continue;
-            }
+        // OpenSearch adds the readable forms whenever `human` is present, even `human=false`.
+        if p.str("human").is_some() {
+            let created = crate::index::date_format::format_iso_millis(m.settings.creation_date());
+            settings.insert("index.creation_date_string".into(), created.into());
+            settings.insert("index.version.created_string".into(), "2.19.1".into());
         }
-        out.insert(
-            m.name.clone(),
-            json!({"settings": crate::index::settings::render_map(&settings, flat)}),
+        let selected = |k: &str| match &names {
+            None => true,
+            Some(names) => names
+                .iter()
+                .any(|n| glob_match(n, k) || glob_match(&format!("index.{n}"), k)),
+        };
+        settings.retain(|k, _| selected(k));
+        let mut entry = Map::new();
+        entry.insert(
+            "settings".into(),
+            crate::index::settings::render_map(&settings, flat),
         );
+        if include_defaults {
+            let defaults: std::collections::BTreeMap<String, Value> =
+                crate::index::settings::DEFAULTS
+                    .iter()
+                    .filter(|(k, _)| !m.settings.flat.contains_key(*k) && selected(k))
+                    .map(|(k, v)| (k.to_string(), Value::from(*v)))
+                    .collect();
+            entry.insert(
+                "defaults".into(),
+                crate::index::settings::render_map(&defaults, flat),
+            );
+        } else if settings.is_empty() && names.is_some() {
+            continue;
+        }
+        out.insert(m.name.clone(), Value::Object(entry));
     }
     Ok(Response::ok(&Value::Object(out)))
 }
@@ -214,7 +266,9 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
     if body.is_none_or(|b| b.is_empty()) {
         return Err(Error::new(ErrorKind::Parse, "request body is required"));
     }
-    let body = body_json(body)?.unwrap_or(Value::Null);
+    // Settings bodies report the JSON parser's error itself, unlike index creation.
+    let raw = body.unwrap_or_default();
+    let body: Value = serde_json::from_slice(raw).map_err(|e| super::bulk::json_error(&e, raw))?;
     if body.as_object().is_none_or(|o| o.is_empty()) {
         return Err(Error::new(
             ErrorKind::ActionRequestValidation,

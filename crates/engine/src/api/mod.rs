@@ -70,6 +70,7 @@ pub fn execute(
         "indices:admin/get" => indices::get(node, params),
         "indices:admin/exists" => indices::exists(node, params),
         "indices:admin/mappings/get" => indices::get_mapping(node, params),
+        "indices:admin/mappings/fields/get" => indices::get_field_mapping(node, params),
         "indices:admin/mapping/put" => indices::put_mapping(node, params, body),
         "indices:monitor/settings/get" => indices::get_settings(node, params),
         "indices:admin/settings/update" => indices::put_settings(node, params, body),

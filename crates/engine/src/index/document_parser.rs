@@ -45,6 +45,14 @@ pub fn parse_document(mapping: &Mapping, id: &str, source: &Value) -> Result<Par
         out: ParsedDocument::default(),
         update: Map::new(),
     };
+    for (key, value) in root {
+        if crate::index::schema::is_metadata_field(key) {
+            return Err(field_error(id, key, key, value).caused_by(Error::new(
+                ErrorKind::MapperParsing,
+                format!("Field [{key}] is a metadata field and cannot be added inside a document. Use the index API request parameters."),
+            )));
+        }
+    }
     let root_dynamic = mapping.root.dynamic.unwrap_or(Dynamic::True);
     if mapping.root.enabled {
         parse_object(&mut ctx, "", &mapping.root, root_dynamic, root)?;
@@ -282,7 +290,7 @@ fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> 
     };
     if let Value::Object(_) = value {
         return Err(
-            field_error(ctx.id, path, field.ty, value).caused_by(Error::new(
+            field_error(ctx.id, path, field.ty.name(), value).caused_by(Error::new(
                 ErrorKind::IllegalState,
                 "Can't get text on a START_OBJECT".to_string(),
             )),
@@ -291,7 +299,9 @@ fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> 
     let converted = match convert(field, value) {
         Ok(v) => v,
         Err(_) if field.ignore_malformed => return Ok(()),
-        Err(cause) => return Err(field_error(ctx.id, path, field.ty, value).caused_by(cause)),
+        Err(cause) => {
+            return Err(field_error(ctx.id, path, field.ty.name(), value).caused_by(cause))
+        }
     };
     let Some(converted) = converted else {
         return Ok(());
@@ -326,12 +336,11 @@ fn preview(value: &Value) -> String {
     }
 }
 
-fn field_error(id: &str, path: &str, ty: FieldType, value: &Value) -> Error {
+fn field_error(id: &str, path: &str, ty: &str, value: &Value) -> Error {
     Error::new(
         ErrorKind::MapperParsing,
         format!(
-            "failed to parse field [{path}] of type [{}] in document with id '{id}'. Preview of field's value: '{}'",
-            ty.name(),
+            "failed to parse field [{path}] of type [{ty}] in document with id '{id}'. Preview of field's value: '{}'",
             preview(value)
         ),
     )

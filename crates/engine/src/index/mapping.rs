@@ -291,12 +291,8 @@ impl FieldMapping {
                         .ok_or_else(|| {
                             mapper_err(format!("failed to parse [ignore_above] on mapper [{name}]"))
                         })?;
-                    if n < 0 {
-                        return Err(mapper_err(format!(
-                            "[ignore_above] must be positive, got [{n}]"
-                        )));
-                    }
-                    fm.ignore_above = Some(n as usize);
+                    // OpenSearch accepts a negative limit, which then ignores nothing.
+                    fm.ignore_above = usize::try_from(n).ok();
                 }
                 "null_value" => fm.null_value = if v.is_null() { None } else { Some(v.clone()) },
                 "copy_to" => {
@@ -384,7 +380,9 @@ impl FieldMapping {
             fm.params.insert(k.clone(), v.clone());
         }
         if ty == FieldType::ScaledFloat && !def.contains_key("scaling_factor") {
-            return Err(mapper_err("Field [scaling_factor] is required".to_string()));
+            return Err(Error::illegal_argument(
+                "Field [scaling_factor] is required",
+            ));
         }
         Ok(fm)
     }
@@ -670,6 +668,24 @@ pub struct Leaf<'a> {
     pub field: &'a FieldMapping,
 }
 
+/// OpenSearch 2.x refuses mappings nested under a type name (`{"_doc": {"properties": …}}`).
+pub fn reject_type_wrapper(map: &Map<String, Value>) -> Result<()> {
+    if map.len() == 1 {
+        if let Some((k, Value::Object(inner))) = map.iter().next() {
+            let is_root_key = ROOT_PARAMS.contains(&k.as_str())
+                || k == "properties"
+                || k == "dynamic"
+                || k == "enabled";
+            if !is_root_key && inner.contains_key("properties") {
+                return Err(Error::illegal_argument(
+                    "The mapping definition cannot be nested under a type",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Mapping {
     pub fn empty() -> Mapping {
         Mapping {
@@ -678,30 +694,14 @@ impl Mapping {
         }
     }
 
-    /// Parses a `mappings` body. Accepts the legacy `{"_doc": {...}}` wrapper as OpenSearch does.
+    /// Parses a `mappings` body. A type wrapper (`{"_doc": {...}}`) is refused, as OpenSearch 2.x refuses it.
     pub fn parse(body: &Value) -> Result<Mapping> {
         let Value::Object(map) = body else {
             return Err(mapper_err(
                 "Failed to parse mapping: mapping must be an object",
             ));
         };
-        let map = match (map.len(), map.get("_doc")) {
-            (1, Some(Value::Object(inner))) => inner,
-            _ => map,
-        };
-        if map.len() == 1 {
-            if let Some((k, Value::Object(inner))) = map.iter().next() {
-                if !ROOT_PARAMS.contains(&k.as_str())
-                    && k != "properties"
-                    && k != "dynamic"
-                    && inner.contains_key("properties")
-                {
-                    return Err(Error::illegal_argument(
-                        "The mapping definition cannot be nested under a type",
-                    ));
-                }
-            }
-        }
+        reject_type_wrapper(map)?;
         let mut m = Mapping::empty();
         for (k, v) in map {
             match k.as_str() {

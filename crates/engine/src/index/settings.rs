@@ -27,6 +27,18 @@ pub struct IndexSettings {
     pub hidden: bool,
 }
 
+/// Values of settings nobody set, as `include_defaults` shows them.
+pub const DEFAULTS: &[(&str, &str)] = &[
+    ("index.analyze.max_token_count", "10000"),
+    ("index.auto_expand_replicas", "false"),
+    ("index.hidden", "false"),
+    ("index.mapping.total_fields.limit", "1000"),
+    ("index.max_result_window", "10000"),
+    ("index.refresh_interval", "1s"),
+    ("index.translog.durability", "REQUEST"),
+    ("index.translog.sync_interval", "5s"),
+];
+
 enum Kind {
     Static,
     Dynamic,

@@ -12,7 +12,13 @@ fn check(name: &str, kind: ErrorKind) -> Result<()> {
         } else {
             "index"
         };
-        let e = Error::new(kind, format!("Invalid {label} name [{name}], {why}"));
+        // OpenSearch words alias names with a colon, index names with a comma.
+        let sep = if kind == ErrorKind::InvalidAliasName {
+            ":"
+        } else {
+            ","
+        };
+        let e = Error::new(kind, format!("Invalid {label} name [{name}]{sep} {why}"));
         Err(if kind == ErrorKind::InvalidAliasName {
             e
         } else {

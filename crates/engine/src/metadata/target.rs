@@ -167,6 +167,14 @@ pub fn resolve(
             }
             continue;
         }
+        if part.starts_with('_') {
+            return Err(Error::new(
+                crate::error::ErrorKind::InvalidIndexName,
+                format!("Invalid index name [{part}], must not start with '_'."),
+            )
+            .with("index", part)
+            .with("index_uuid", "_na_"));
+        }
         let mut found = false;
         for m in indices {
             if m.name == part || m.aliases.contains_key(part) {

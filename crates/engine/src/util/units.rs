@@ -29,7 +29,7 @@ pub fn parse_time_value(value: &str, setting: &str) -> Result<Option<Duration>> 
         (n, 86400e9)
     } else {
         return Err(Error::new(
-            crate::error::ErrorKind::Parse,
+            crate::error::ErrorKind::IllegalArgument,
             format!(
                 "failed to parse setting [{setting}] with value [{value}] as a time value: unit is missing or unrecognized"
             ),
