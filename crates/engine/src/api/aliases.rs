@@ -43,7 +43,16 @@ fn missing_aliases(names: &[String]) -> Error {
 }
 
 pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
-    let body = body_json(body)?.ok_or_else(|| {
+    let raw = body.unwrap_or_default();
+    let parsed = if raw.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        Some(
+            serde_json::from_slice::<Value>(raw)
+                .map_err(|e| super::bulk::object_parser_error("aliases", raw, &e))?,
+        )
+    };
+    let body = parsed.ok_or_else(|| {
         Error::new(
             ErrorKind::ActionRequestValidation,
             "Validation Failed: 1: Must specify at least one alias action;",

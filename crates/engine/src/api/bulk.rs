@@ -18,19 +18,40 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// A body that is not JSON, as Jackson reports it: end-of-input or a parse error.
-pub(super) fn json_error(e: &serde_json::Error, _body: &[u8]) -> Error {
-    let at = format!(
-        " at [Source: (byte[]); line: {}, column: {}]",
-        e.line(),
-        e.column()
-    );
-    if e.is_eof() {
-        Error::new(
-            ErrorKind::JsonEof,
-            format!("Unexpected end-of-input within/between Object entries\n{at}"),
-        )
+pub(super) fn json_error(e: &serde_json::Error, body: &[u8]) -> Error {
+    match crate::util::json_syntax::describe(body) {
+        Some(syntax) => syntax_error(&syntax),
+        // serde refused something that is well-formed JSON (e.g. a number out of range).
+        None => Error::new(ErrorKind::JsonParse, e.to_string()),
+    }
+}
+
+pub(super) fn syntax_error(syntax: &crate::util::json_syntax::SyntaxError) -> Error {
+    let kind = if syntax.eof {
+        ErrorKind::JsonEof
     } else {
-        Error::new(ErrorKind::JsonParse, format!("{e}{at}"))
+        ErrorKind::JsonParse
+    };
+    Error::new(kind, syntax.message.clone())
+}
+
+/// A malformed body of an API parsed by one of OpenSearch's object parsers (`_aliases`,
+/// `_update`): `[line:col] [parser] failed to parse field [f]` caused by the parser's error.
+pub(super) fn object_parser_error(parser: &str, body: &[u8], e: &serde_json::Error) -> Error {
+    let Some(syntax) = crate::util::json_syntax::describe(body) else {
+        return json_error(e, body);
+    };
+    let cause = syntax_error(&syntax);
+    match &syntax.top_field {
+        Some(field) => {
+            let (line, col) = syntax.last_token;
+            Error::new(
+                ErrorKind::XContentParse,
+                format!("[{line}:{col}] [{parser}] failed to parse field [{field}]"),
+            )
+            .caused_by(cause)
+        }
+        None => cause,
     }
 }
 

@@ -246,11 +246,7 @@ pub(super) fn parse_source(body: &[u8]) -> Result<Value> {
     let parsed: Value = match serde_json::from_slice::<super::strict_json::StrictValue>(body) {
         Ok(v) => v.0,
         Err(e) => {
-            let cause = if e.to_string().starts_with("Duplicate field") {
-                Error::new(ErrorKind::JsonParse, e.to_string())
-            } else {
-                super::bulk::json_error(&e, body)
-            };
+            let cause = super::bulk::json_error(&e, body);
             return Err(Error::new(ErrorKind::MapperParsing, "failed to parse").caused_by(cause));
         }
     };
@@ -741,7 +737,8 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     let Some(body) = body.filter(|b| !b.is_empty()) else {
         return Err(validation(&["script or doc is missing".into()]));
     };
-    let v: Value = serde_json::from_slice(body).map_err(|e| super::bulk::json_error(&e, body))?;
+    let v: Value = serde_json::from_slice(body)
+        .map_err(|e| super::bulk::object_parser_error("UpdateRequest", body, &e))?;
     let req = parse_update(&v)?;
     let refresh = refresh_param(p.str("refresh"))?;
     let retries = p.int("retry_on_conflict")?.unwrap_or(0);

@@ -1,5 +1,6 @@
 pub mod fs;
 pub mod ids;
+pub mod json_syntax;
 pub mod murmur3;
 pub mod priority;
 pub mod units;
