@@ -31,6 +31,7 @@ import { documentUpdate } from './document/update';
 import { documentMget } from './document/mget';
 import { documentBulk } from './document/bulk';
 import { searchCount } from './search/count';
+import { searchSearch } from './search/search';
 
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
@@ -64,4 +65,5 @@ export const ACTIONS: readonly ActionSpec[] = [
   documentMget,
   documentBulk,
   searchCount,
+  searchSearch,
 ];

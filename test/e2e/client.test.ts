@@ -358,6 +358,30 @@ describe('aliases', () => {
   });
 });
 
+describe('search', () => {
+  it('search and count through the client', async () => {
+    await client.indices.create({
+      index: 'lib',
+      body: { settings: { number_of_shards: 1 }, mappings: { properties: { title: { type: 'text' }, year: { type: 'long' } } } },
+    });
+    await client.bulk({
+      index: 'lib',
+      refresh: true,
+      body: [{ index: { _id: 'a' } }, { title: 'the quick fox', year: 2001 }, { index: { _id: 'b' } }, { title: 'a slow dog', year: 1990 }],
+    });
+    const res = await client.search({ index: 'lib', body: { query: { match: { title: 'fox' } } } });
+    expect(res.body.hits.total).toEqual({ value: 1, relation: 'eq' });
+    expect(res.body.hits.hits[0]).toMatchObject({ _index: 'lib', _id: 'a', _source: { title: 'the quick fox', year: 2001 } });
+    expect(res.body.hits.hits[0]._score).toBeGreaterThan(0);
+    const sorted = await client.search({ index: 'lib', body: { sort: [{ year: 'desc' }], _source: false } });
+    expect(sorted.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['a', 'b']);
+    const count = await client.count({ index: 'lib', body: { query: { range: { year: { lt: 2000 } } } } });
+    expect(count.body.count).toBe(1);
+    const err = await failure(client.search({ index: 'lib', body: { query: { nope: {} } } }));
+    expect((err.meta.body as ErrorBody).error.type).toBe('parsing_exception');
+  });
+});
+
 describe('delete index', () => {
   it('delete, then it is gone', async () => {
     const res = await client.indices.delete({ index: 'other' });

@@ -4,10 +4,13 @@
 
 pub mod analysis;
 pub mod api;
+pub mod dsl;
 pub mod error;
 pub mod index;
 pub mod metadata;
 pub mod node;
+pub mod query;
+pub mod search;
 pub mod util;
 
 pub use api::{execute, Params, Response};

@@ -9,7 +9,8 @@ mod document;
 mod indices;
 mod json_writer;
 mod params;
-mod source_filter;
+mod search;
+pub(crate) mod source_filter;
 mod strict_json;
 
 pub use params::Params;
@@ -76,7 +77,8 @@ pub fn execute(
         "indices:admin/settings/update" => indices::put_settings(node, params, body),
         "indices:admin/refresh" => indices::refresh(node, params),
         "indices:admin/flush" => indices::flush(node, params),
-        "indices:data/read/count" => indices::count(node, params, body),
+        "indices:data/read/count" => search::count(node, params, body),
+        "indices:data/read/search" => search::search(node, params, body),
         "indices:monitor/stats" => indices::stats(node, params),
         "indices:admin/aliases" => aliases::update(node, body),
         "indices:admin/alias/put" => aliases::put(node, params, body),

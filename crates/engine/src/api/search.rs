@@ -1,0 +1,82 @@
+//! `_search` and `_count`: targets → shards → the search module, rendered as OpenSearch does.
+
+use super::{Params, Response};
+use crate::dsl::json;
+use crate::error::Result;
+use crate::metadata::target::IndicesOptions;
+use crate::node::Node;
+use crate::search::{self, SearchRequest, ShardTarget, TrackTotalHits};
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+    match super::indices::body_json(body)? {
+        None => Ok(None),
+        Some(_) => Ok(json::parse(body.unwrap_or_default())),
+    }
+}
+
+fn shard_targets(node: &Node, p: &Params) -> Result<Vec<ShardTarget>> {
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let mut out = Vec::new();
+    for svc in services {
+        for (n, shard) in svc.shards().iter().enumerate() {
+            out.push(ShardTarget {
+                service: svc.clone(),
+                shard: n,
+                searcher: shard.searcher(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn shards_json(n: usize) -> Value {
+    json!({"total": n, "successful": n, "skipped": 0, "failed": 0})
+}
+
+pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let start = Instant::now();
+    let body = body_node(body)?;
+    let req = SearchRequest::parse(p, body.as_ref(), false)?;
+    let targets = shard_targets(node, p)?;
+    let result = search::execute(&req, &targets)?;
+    let mut hits = Map::new();
+    if let Some((value, relation)) = result.total {
+        if req.rest_total_hits_as_int {
+            hits.insert("total".into(), Value::from(value));
+        } else {
+            hits.insert(
+                "total".into(),
+                json!({"value": value, "relation": relation}),
+            );
+        }
+    }
+    hits.insert(
+        "max_score".into(),
+        result.max_score.map_or(Value::Null, search::score_json),
+    );
+    hits.insert("hits".into(), Value::Array(result.hits));
+    let out = json!({
+        "took": start.elapsed().as_millis() as u64,
+        "timed_out": false,
+        "_shards": shards_json(result.shards),
+        "hits": Value::Object(hits),
+    });
+    Ok(Response::ok(&out))
+}
+
+pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let body = body_node(body)?;
+    let mut req = SearchRequest::parse(p, body.as_ref(), true)?;
+    req.size = 0;
+    req.from = 0;
+    req.track_total_hits = TrackTotalHits::Exact;
+    let targets = shard_targets(node, p)?;
+    let result = search::execute(&req, &targets)?;
+    let count = result.total.map_or(0, |t| t.0);
+    Ok(Response::ok(
+        &json!({"count": count, "_shards": shards_json(result.shards)}),
+    ))
+}

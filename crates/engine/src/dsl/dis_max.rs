@@ -1,0 +1,65 @@
+//! `dis_max`: the best clause's score plus `tie_breaker` times the others'.
+
+use super::json::{Node, J};
+use super::{error_pos, float, parse_query, parsing, x_content, Query, DEFAULT_BOOST};
+use crate::error::Result;
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let mut boost = DEFAULT_BOOST;
+    let mut tie_breaker = 0.0;
+    let mut queries = Vec::new();
+    for (k, kpos, v) in body.as_obj().unwrap_or_default() {
+        match k.as_str() {
+            "queries" => {
+                let wrap = |e: crate::error::Error| {
+                    let pos = error_pos(&e).unwrap_or(v.pos);
+                    x_content(format!("[dis_max] failed to parse field [{k}]"), pos).caused_by(e)
+                };
+                match &v.v {
+                    J::Arr(items) => {
+                        for it in items {
+                            queries.push(parse_query(it).map_err(wrap)?);
+                        }
+                    }
+                    _ => queries.push(parse_query(v).map_err(wrap)?),
+                }
+            }
+            "tie_breaker" => tie_breaker = float("dis_max", k, v)?,
+            "boost" => boost = float("dis_max", k, v)?,
+            "_name" => {}
+            _ => {
+                return Err(parsing(
+                    format!("[dis_max] query does not support [{k}]"),
+                    *kpos,
+                ))
+            }
+        }
+    }
+    if queries.is_empty() {
+        return Err(parsing(
+            "[dis_max] requires 'queries' field with at least one clause",
+            body.end,
+        ));
+    }
+    Ok(Query::DisMax {
+        queries,
+        tie_breaker,
+        boost,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Query};
+
+    #[test]
+    fn parses() {
+        let q = parse_str(
+            r#"{"dis_max":{"queries":[{"term":{"a":"b"}},{"match_all":{}}],"tie_breaker":0.3}}"#,
+        )
+        .unwrap();
+        assert!(
+            matches!(q, Query::DisMax { ref queries, tie_breaker, .. } if queries.len() == 2 && (tie_breaker - 0.3).abs() < 1e-6)
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! `match_phrase`: analysed terms in order, within `slop` moves.
+
+use super::json::{Node, J};
+use super::match_query::ZeroTerms;
+use super::{float, int, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use crate::error::{Error, Result};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchPhraseQuery {
+    pub field: String,
+    pub query: Value,
+    pub slop: u32,
+    pub analyzer: Option<String>,
+    pub zero_terms_query: ZeroTerms,
+    pub boost: f32,
+}
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let (field, v, extra) = single_field("match_phrase", body)?;
+    let mut q = MatchPhraseQuery {
+        field,
+        query: Value::Null,
+        slop: 0,
+        analyzer: None,
+        zero_terms_query: ZeroTerms::None,
+        boost: DEFAULT_BOOST,
+    };
+    for (k, _, x) in extra {
+        if k == "boost" {
+            q.boost = float("match_phrase", k, x)?;
+        }
+    }
+    match &v.v {
+        J::Obj(entries) => {
+            for (k, _, x) in entries {
+                match k.as_str() {
+                    "query" => q.query = x.to_value(),
+                    "slop" => {
+                        let s = int("match_phrase", k, x)?;
+                        if s < 0 {
+                            return Err(Error::illegal_argument("No negative slop allowed."));
+                        }
+                        q.slop = s as u32;
+                    }
+                    "analyzer" => q.analyzer = Some(string("match_phrase", k, x)?),
+                    "zero_terms_query" => {
+                        q.zero_terms_query =
+                            ZeroTerms::parse(&string("match_phrase", k, x)?, x.pos)?
+                    }
+                    "boost" => q.boost = float("match_phrase", k, x)?,
+                    "_name" => {}
+                    _ => return Err(unsupported("match_phrase", k, x.pos)),
+                }
+            }
+            if q.query.is_null() {
+                return Err(Error::illegal_argument("No text specified for text query"));
+            }
+        }
+        _ => q.query = v.to_value(),
+    }
+    Ok(Query::MatchPhrase(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Query};
+
+    #[test]
+    fn slop() {
+        let Query::MatchPhrase(p) =
+            parse_str(r#"{"match_phrase":{"t":{"query":"a b","slop":2}}}"#).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(p.slop, 2);
+    }
+}

@@ -1,0 +1,149 @@
+//! `match`: analysed full text on one field.
+
+use super::json::{Node, J};
+use super::{
+    boolean, float, parsing, single_field, string, unsupported, MinimumShouldMatch, Query,
+    DEFAULT_BOOST,
+};
+use crate::error::{Error, Result};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operator {
+    Or,
+    And,
+}
+
+impl Operator {
+    pub fn parse(s: &str) -> Result<Operator> {
+        match s.to_ascii_lowercase().as_str() {
+            "or" => Ok(Operator::Or),
+            "and" => Ok(Operator::And),
+            _ => Err(Error::illegal_argument(format!(
+                "No enum constant org.opensearch.index.query.Operator.{}",
+                s.to_ascii_uppercase()
+            ))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZeroTerms {
+    None,
+    All,
+}
+
+impl ZeroTerms {
+    pub fn parse(s: &str, pos: super::json::Pos) -> Result<ZeroTerms> {
+        match s.to_ascii_lowercase().as_str() {
+            "none" => Ok(ZeroTerms::None),
+            "all" => Ok(ZeroTerms::All),
+            _ => Err(parsing(
+                format!("Unsupported zero_terms_query value [{s}]"),
+                pos,
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchQuery {
+    pub field: String,
+    pub query: Value,
+    pub operator: Operator,
+    pub minimum_should_match: Option<MinimumShouldMatch>,
+    pub analyzer: Option<String>,
+    pub zero_terms_query: ZeroTerms,
+    pub lenient: bool,
+    pub boost: f32,
+}
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let (field, v, extra) = single_field("match", body)?;
+    let mut q = MatchQuery {
+        field,
+        query: Value::Null,
+        operator: Operator::Or,
+        minimum_should_match: None,
+        analyzer: None,
+        zero_terms_query: ZeroTerms::None,
+        lenient: false,
+        boost: DEFAULT_BOOST,
+    };
+    for (k, _, x) in extra {
+        if k == "boost" {
+            q.boost = float("match", k, x)?;
+        }
+    }
+    match &v.v {
+        J::Obj(entries) => {
+            for (k, _, x) in entries {
+                match k.as_str() {
+                    "query" => q.query = x.to_value(),
+                    "operator" => q.operator = Operator::parse(&string("match", k, x)?)?,
+                    "minimum_should_match" => {
+                        q.minimum_should_match = x.text().map(MinimumShouldMatch)
+                    }
+                    "analyzer" => q.analyzer = Some(string("match", k, x)?),
+                    "zero_terms_query" => {
+                        q.zero_terms_query = ZeroTerms::parse(&string("match", k, x)?, x.pos)?
+                    }
+                    "lenient" => q.lenient = boolean("match", k, x)?,
+                    "boost" => q.boost = float("match", k, x)?,
+                    "fuzziness"
+                    | "prefix_length"
+                    | "max_expansions"
+                    | "fuzzy_transpositions"
+                    | "fuzzy_rewrite"
+                    | "cutoff_frequency" => {
+                        return Err(parsing(
+                            format!("[match] query parameter [{k}] is not supported yet"),
+                            x.pos,
+                        ))
+                    }
+                    "auto_generate_synonyms_phrase_query" | "_name" => {}
+                    _ => return Err(unsupported("match", k, x.pos)),
+                }
+            }
+            if q.query.is_null() {
+                return Err(Error::illegal_argument("No text specified for text query"));
+            }
+        }
+        J::Arr(_) => {
+            return Err(parsing(
+                format!("[match] unknown token [START_ARRAY] after [{}]", q.field),
+                v.pos,
+            ))
+        }
+        _ => q.query = v.to_value(),
+    }
+    Ok(Query::Match(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Operator, Query, ZeroTerms};
+    use serde_json::json;
+
+    #[test]
+    fn forms() {
+        let Query::Match(m) = parse_str(r#"{"match":{"t":"quick fox"}}"#).unwrap() else {
+            panic!()
+        };
+        assert_eq!(m.query, json!("quick fox"));
+        assert_eq!(m.operator, Operator::Or);
+        let Query::Match(m) = parse_str(
+            r#"{"match":{"t":{"query":"a b","operator":"AND","zero_terms_query":"all","minimum_should_match":"50%"}}}"#,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(m.operator, Operator::And);
+        assert_eq!(m.zero_terms_query, ZeroTerms::All);
+        let e = parse_str(r#"{"match":{"t":{"query":"x","operator":"xor"}}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "No enum constant org.opensearch.index.query.Operator.XOR"
+        );
+    }
+}

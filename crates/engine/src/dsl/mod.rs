@@ -1,0 +1,285 @@
+//! OpenSearch's query DSL: JSON → an engine-neutral query AST. One file per query type; errors
+//! carry OpenSearch's `parsing_exception` / `x_content_parse_exception` reasons and positions.
+
+pub mod bool_query;
+pub mod constant_score;
+pub mod dis_max;
+pub mod exists;
+pub mod ids;
+pub mod json;
+pub mod match_all;
+pub mod match_none;
+pub mod match_phrase;
+pub mod match_query;
+pub mod minimum_should_match;
+pub mod multi_match;
+pub mod prefix;
+pub mod range;
+pub mod term;
+pub mod terms;
+
+use crate::error::{Error, ErrorKind, Result};
+use json::{Node, Pos, J};
+use serde_json::Value;
+
+pub use bool_query::BoolQuery;
+pub use match_phrase::MatchPhraseQuery;
+pub use match_query::{MatchQuery, Operator, ZeroTerms};
+pub use minimum_should_match::MinimumShouldMatch;
+pub use multi_match::{MultiMatchQuery, MultiMatchType};
+pub use range::RangeQuery;
+
+/// A parsed query, independent of any index.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Query {
+    MatchAll {
+        boost: f32,
+    },
+    MatchNone {
+        boost: f32,
+    },
+    Term {
+        field: String,
+        value: Value,
+        boost: f32,
+        case_insensitive: bool,
+    },
+    Terms {
+        field: String,
+        values: Vec<Value>,
+        boost: f32,
+    },
+    Range(RangeQuery),
+    Exists {
+        field: String,
+        boost: f32,
+    },
+    Ids {
+        values: Vec<String>,
+        boost: f32,
+    },
+    Prefix {
+        field: String,
+        value: String,
+        boost: f32,
+        case_insensitive: bool,
+    },
+    Bool(BoolQuery),
+    Match(MatchQuery),
+    MatchPhrase(MatchPhraseQuery),
+    MultiMatch(MultiMatchQuery),
+    ConstantScore {
+        filter: Box<Query>,
+        boost: f32,
+    },
+    DisMax {
+        queries: Vec<Query>,
+        tie_breaker: f32,
+        boost: f32,
+    },
+}
+
+pub const DEFAULT_BOOST: f32 = 1.0;
+
+/// Parses one query object (`{"<type>": {...}}`).
+pub fn parse_query(node: &Node) -> Result<Query> {
+    let Some(entries) = node.as_obj() else {
+        return Err(parsing(
+            "[_na] query malformed, must start with start_object",
+            node.pos,
+        ));
+    };
+    let Some((name, _, body)) = entries.first() else {
+        return Err(Error::illegal_argument(format!(
+            "query malformed, empty clause found at {}",
+            node.end
+        )));
+    };
+    if let Some((_, kpos, _)) = entries.get(1) {
+        return Err(parsing(
+            format!("[{name}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]"),
+            *kpos,
+        ));
+    }
+    let parser: fn(&Node) -> Result<Query> = match name.as_str() {
+        "match_all" => match_all::parse,
+        "match_none" => match_none::parse,
+        "term" => term::parse,
+        "terms" => terms::parse,
+        "range" => range::parse,
+        "exists" => exists::parse,
+        "ids" => ids::parse,
+        "prefix" => prefix::parse,
+        "bool" => bool_query::parse,
+        "match" => match_query::parse,
+        "match_phrase" => match_phrase::parse,
+        "multi_match" => multi_match::parse,
+        "constant_score" => constant_score::parse,
+        "dis_max" => dis_max::parse,
+        other => {
+            return Err(
+                parsing(format!("unknown query [{other}]"), body.pos).caused_by(Error::new(
+                    ErrorKind::NamedObjectNotFound,
+                    format!("{} unknown field [{other}]", body.pos),
+                )),
+            )
+        }
+    };
+    if !matches!(body.v, J::Obj(_)) {
+        return Err(parsing(
+            format!("[{name}] query malformed, no start_object after query name"),
+            body.pos,
+        ));
+    }
+    parser(body)
+}
+
+/// A `parsing_exception` at a position.
+pub fn parsing(reason: impl Into<String>, pos: Pos) -> Error {
+    Error::new(ErrorKind::Parsing, reason)
+        .with("line", pos.line)
+        .with("col", pos.col)
+}
+
+/// An `x_content_parse_exception`: `[l:c] reason`.
+pub fn x_content(reason: impl std::fmt::Display, pos: Pos) -> Error {
+    Error::new(ErrorKind::XContentParse, format!("{pos} {reason}"))
+}
+
+/// The position recorded on an error (its `line`/`col`), if any.
+pub fn error_pos(e: &Error) -> Option<Pos> {
+    let get = |k: &str| {
+        e.metadata
+            .iter()
+            .find(|(m, _)| m == k)
+            .and_then(|(_, v)| v.as_u64())
+    };
+    Some(Pos {
+        line: get("line")? as usize,
+        col: get("col")? as usize,
+    })
+}
+
+/// `[name] query does not support [key]`.
+pub fn unsupported(name: &str, key: &str, pos: Pos) -> Error {
+    parsing(format!("[{name}] query does not support [{key}]"), pos)
+}
+
+/// A float parameter (boost, tie_breaker): numbers or numeric strings.
+pub fn float(query: &str, key: &str, node: &Node) -> Result<f32> {
+    let bad = |input: String| {
+        let reason = format!("{} [{query}] failed to parse field [{key}]", node.pos);
+        parsing(reason.clone(), node.pos).caused_by(
+            Error::new(ErrorKind::XContentParse, reason).caused_by(Error::new(
+                ErrorKind::NumberFormat,
+                format!("For input string: \"{input}\""),
+            )),
+        )
+    };
+    match &node.v {
+        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
+        J::Str(s) => s.trim().parse::<f32>().map_err(|_| bad(s.clone())),
+        _ => Err(bad(node.text().unwrap_or_default())),
+    }
+}
+
+/// An int parameter (slop).
+pub fn int(query: &str, key: &str, node: &Node) -> Result<i64> {
+    let bad = |input: String| {
+        let reason = format!("{} [{query}] failed to parse field [{key}]", node.pos);
+        parsing(reason.clone(), node.pos).caused_by(
+            Error::new(ErrorKind::XContentParse, reason).caused_by(Error::new(
+                ErrorKind::NumberFormat,
+                format!("For input string: \"{input}\""),
+            )),
+        )
+    };
+    match &node.v {
+        J::Num(n) => n.as_i64().ok_or_else(|| bad(n.to_string())),
+        J::Str(s) => s.trim().parse::<i64>().map_err(|_| bad(s.clone())),
+        _ => Err(bad(node.text().unwrap_or_default())),
+    }
+}
+
+/// A boolean parameter: `true`/`false` or their strings.
+pub fn boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
+    match &node.v {
+        J::Bool(b) => Ok(*b),
+        J::Str(s) if s == "true" => Ok(true),
+        J::Str(s) if s == "false" => Ok(false),
+        _ => Err(parsing(
+            format!("{} [{query}] failed to parse field [{key}]", node.pos),
+            node.pos,
+        )
+        .caused_by(Error::illegal_argument(format!(
+            "Failed to parse value [{}] as only [true] or [false] are allowed.",
+            node.text().unwrap_or_default()
+        )))),
+    }
+}
+
+/// A string parameter (numbers and booleans read as text, as Jackson's `text()` does).
+pub fn string(query: &str, key: &str, node: &Node) -> Result<String> {
+    node.text().ok_or_else(|| {
+        parsing(
+            format!("[{query}] query does not support [{key}]"),
+            node.pos,
+        )
+    })
+}
+
+/// A single-field query's field name, its value, and the query's own parameters beside it.
+pub type SingleField<'a> = (String, &'a Node, Vec<&'a (String, Pos, Node)>);
+
+/// The one field a single-field query (`term`, `match`, `range`, …) names, and its value.
+/// `boost`/`_name` beside the field are the query's own parameters.
+pub fn single_field<'a>(name: &str, body: &'a Node) -> Result<SingleField<'a>> {
+    let mut found: Option<(&String, &Node)> = None;
+    let mut extra = Vec::new();
+    for entry in body.as_obj().unwrap_or_default() {
+        let (k, _, v) = entry;
+        if matches!(v.v, J::Obj(_) | J::Arr(_)) || !matches!(k.as_str(), "boost" | "_name") {
+            if let Some((first, _)) = found {
+                return Err(parsing(
+                    format!(
+                        "[{name}] query doesn't support multiple fields, found [{first}] and [{k}]"
+                    ),
+                    v.pos,
+                ));
+            }
+            found = Some((k, v));
+        } else {
+            extra.push(entry);
+        }
+    }
+    match found {
+        Some((k, v)) if !k.is_empty() => Ok((k.clone(), v, extra)),
+        _ => Err(Error::illegal_argument("field name is null or empty")),
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn parse_str(s: &str) -> Result<Query> {
+    parse_query(&json::parse(s.as_bytes()).expect("valid json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_and_malformed() {
+        let e = parse_str(r#"{"foo":{}}"#).unwrap_err();
+        assert_eq!(e.reason, "unknown query [foo]");
+        assert_eq!(error_pos(&e), Some(Pos { line: 1, col: 8 }));
+        let e = parse_str(r#"{"match_all":{},"term":{}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "[match_all] malformed query, expected [END_OBJECT] but found [FIELD_NAME]"
+        );
+        let e = parse_str(r#"{}"#).unwrap_err();
+        assert_eq!(e.reason, "query malformed, empty clause found at [1:2]");
+        let e = parse_str(r#"{"match_all":{"boost":"x"}}"#).unwrap_err();
+        assert_eq!(e.reason, "[1:23] [match_all] failed to parse field [boost]");
+    }
+}

@@ -1,0 +1,153 @@
+//! `multi_match`: one text over several fields (`field^boost`, wildcards), combined per `type`.
+
+use super::json::{Node, J};
+use super::match_query::{Operator, ZeroTerms};
+use super::{
+    boolean, float, parsing, string, unsupported, MinimumShouldMatch, Query, DEFAULT_BOOST,
+};
+use crate::error::{Error, Result};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MultiMatchType {
+    BestFields,
+    MostFields,
+    Phrase,
+}
+
+impl MultiMatchType {
+    /// OpenSearch's default `tie_breaker` per type.
+    pub fn default_tie(self) -> f32 {
+        match self {
+            MultiMatchType::MostFields => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiMatchQuery {
+    pub query: Value,
+    /// `(pattern, boost)`, as given (patterns expand against the mapping).
+    pub fields: Vec<(String, f32)>,
+    pub ty: MultiMatchType,
+    pub operator: Operator,
+    pub minimum_should_match: Option<MinimumShouldMatch>,
+    pub tie_breaker: Option<f32>,
+    pub analyzer: Option<String>,
+    pub zero_terms_query: ZeroTerms,
+    pub slop: u32,
+    pub lenient: bool,
+    pub boost: f32,
+}
+
+pub fn parse_field_boost(spec: &str) -> Result<(String, f32)> {
+    match spec.rsplit_once('^') {
+        Some((f, b)) => {
+            let boost = b.parse::<f32>().map_err(|_| {
+                Error::new(
+                    crate::error::ErrorKind::NumberFormat,
+                    format!("For input string: \"{b}\""),
+                )
+            })?;
+            Ok((f.to_string(), boost))
+        }
+        None => Ok((spec.to_string(), 1.0)),
+    }
+}
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let mut q = MultiMatchQuery {
+        query: Value::Null,
+        fields: Vec::new(),
+        ty: MultiMatchType::BestFields,
+        operator: Operator::Or,
+        minimum_should_match: None,
+        tie_breaker: None,
+        analyzer: None,
+        zero_terms_query: ZeroTerms::None,
+        slop: 0,
+        lenient: false,
+        boost: DEFAULT_BOOST,
+    };
+    for (k, _, x) in body.as_obj().unwrap_or_default() {
+        match k.as_str() {
+            "query" => q.query = x.to_value(),
+            "fields" => match &x.v {
+                J::Arr(items) => {
+                    for it in items {
+                        q.fields
+                            .push(parse_field_boost(&string("multi_match", k, it)?)?);
+                    }
+                }
+                _ => q
+                    .fields
+                    .push(parse_field_boost(&string("multi_match", k, x)?)?),
+            },
+            "type" => {
+                let t = string("multi_match", k, x)?;
+                q.ty = match t.as_str() {
+                    "best_fields" | "boolean" => MultiMatchType::BestFields,
+                    "most_fields" => MultiMatchType::MostFields,
+                    "phrase" | "match_phrase" => MultiMatchType::Phrase,
+                    "cross_fields" | "phrase_prefix" | "match_phrase_prefix" | "bool_prefix" => {
+                        return Err(parsing(
+                            format!("[multi_match] query type [{t}] is not supported yet"),
+                            x.pos,
+                        ))
+                    }
+                    _ => {
+                        return Err(parsing(
+                            format!("[multi_match] query does not allow type [{t}]"),
+                            x.pos,
+                        ))
+                    }
+                }
+            }
+            "operator" => q.operator = Operator::parse(&string("multi_match", k, x)?)?,
+            "minimum_should_match" => q.minimum_should_match = x.text().map(MinimumShouldMatch),
+            "tie_breaker" => q.tie_breaker = Some(float("multi_match", k, x)?),
+            "analyzer" => q.analyzer = Some(string("multi_match", k, x)?),
+            "zero_terms_query" => {
+                q.zero_terms_query = ZeroTerms::parse(&string("multi_match", k, x)?, x.pos)?
+            }
+            "slop" => q.slop = super::int("multi_match", k, x)?.max(0) as u32,
+            "lenient" => q.lenient = boolean("multi_match", k, x)?,
+            "boost" => q.boost = float("multi_match", k, x)?,
+            "fuzziness"
+            | "prefix_length"
+            | "max_expansions"
+            | "fuzzy_transpositions"
+            | "fuzzy_rewrite"
+            | "cutoff_frequency" => {
+                return Err(parsing(
+                    format!("[multi_match] query parameter [{k}] is not supported yet"),
+                    x.pos,
+                ))
+            }
+            "auto_generate_synonyms_phrase_query" | "_name" => {}
+            _ => return Err(unsupported("multi_match", k, x.pos)),
+        }
+    }
+    if q.query.is_null() {
+        return Err(parsing("No text specified for multi_match query", body.end));
+    }
+    Ok(Query::MultiMatch(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, MultiMatchType, Query};
+
+    #[test]
+    fn fields_and_type() {
+        let Query::MultiMatch(m) =
+            parse_str(r#"{"multi_match":{"query":"x","fields":["a^2","b"],"type":"most_fields"}}"#)
+                .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(m.fields, vec![("a".into(), 2.0), ("b".into(), 1.0)]);
+        assert_eq!(m.ty, MultiMatchType::MostFields);
+    }
+}

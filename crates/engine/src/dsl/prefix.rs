@@ -1,0 +1,56 @@
+//! `prefix`: terms starting with a string (constant score, as the default rewrite).
+
+use super::json::{Node, J};
+use super::{boolean, float, parsing, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use crate::error::Result;
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let (field, v, extra) = single_field("prefix", body)?;
+    let mut boost = DEFAULT_BOOST;
+    let mut case_insensitive = false;
+    for (k, _, x) in extra {
+        if k == "boost" {
+            boost = float("prefix", k, x)?;
+        }
+    }
+    let value = match &v.v {
+        J::Obj(entries) => {
+            let mut value = None;
+            for (k, _, x) in entries {
+                match k.as_str() {
+                    "value" | "prefix" => value = Some(string("prefix", k, x)?),
+                    "boost" => boost = float("prefix", k, x)?,
+                    "case_insensitive" => case_insensitive = boolean("prefix", k, x)?,
+                    "rewrite" | "_name" => {}
+                    _ => return Err(unsupported("prefix", k, x.pos)),
+                }
+            }
+            value.ok_or_else(|| parsing("No value specified for prefix query", v.end))?
+        }
+        _ => string("prefix", &field, v)?,
+    };
+    Ok(Query::Prefix {
+        field,
+        value,
+        boost,
+        case_insensitive,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Query};
+
+    #[test]
+    fn parses() {
+        assert_eq!(
+            parse_str(r#"{"prefix":{"k":{"value":"ab","case_insensitive":true}}}"#).unwrap(),
+            Query::Prefix {
+                field: "k".into(),
+                value: "ab".into(),
+                boost: 1.0,
+                case_insensitive: true
+            }
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! `range`: bounds on one field (numbers, dates with the field's or the query's `format`,
+//! keywords). Bounds stay JSON values here; the query builder converts them per field type.
+
+use super::json::{Node, J};
+use super::{boolean, float, parsing, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use crate::error::Result;
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeQuery {
+    pub field: String,
+    pub from: Option<Value>,
+    pub to: Option<Value>,
+    pub include_lower: bool,
+    pub include_upper: bool,
+    pub format: Option<String>,
+    pub time_zone: Option<String>,
+    pub boost: f32,
+}
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let (field, v, extra) = single_field("range", body)?;
+    let mut q = RangeQuery {
+        field,
+        from: None,
+        to: None,
+        include_lower: true,
+        include_upper: true,
+        format: None,
+        time_zone: None,
+        boost: DEFAULT_BOOST,
+    };
+    for (k, _, x) in extra {
+        if k == "boost" {
+            q.boost = float("range", k, x)?;
+        }
+    }
+    let J::Obj(entries) = &v.v else {
+        return Err(parsing(
+            format!("[range] query does not support [{}]", q.field),
+            v.pos,
+        ));
+    };
+    let bound = |x: &Node| match x.v {
+        J::Null => None,
+        _ => Some(x.to_value()),
+    };
+    for (k, _, x) in entries {
+        match k.as_str() {
+            "from" => q.from = bound(x),
+            "to" => q.to = bound(x),
+            "include_lower" => q.include_lower = boolean("range", k, x)?,
+            "include_upper" => q.include_upper = boolean("range", k, x)?,
+            "gt" => {
+                q.from = bound(x);
+                q.include_lower = false;
+            }
+            "gte" => {
+                q.from = bound(x);
+                q.include_lower = true;
+            }
+            "lt" => {
+                q.to = bound(x);
+                q.include_upper = false;
+            }
+            "lte" => {
+                q.to = bound(x);
+                q.include_upper = true;
+            }
+            "format" => q.format = Some(string("range", k, x)?),
+            "time_zone" => q.time_zone = Some(string("range", k, x)?),
+            "boost" => q.boost = float("range", k, x)?,
+            "relation" => {
+                let r = string("range", k, x)?;
+                if !matches!(
+                    r.to_ascii_lowercase().as_str(),
+                    "intersects" | "within" | "contains"
+                ) {
+                    return Err(parsing(
+                        format!("[range] query does not support relation [{r}]"),
+                        x.pos,
+                    ));
+                }
+            }
+            "_name" => {}
+            _ => return Err(unsupported("range", k, x.pos)),
+        }
+    }
+    Ok(Query::Range(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Query};
+    use serde_json::json;
+
+    #[test]
+    fn bounds() {
+        let Query::Range(r) = parse_str(r#"{"range":{"n":{"gt":1,"lte":"5"}}}"#).unwrap() else {
+            panic!()
+        };
+        assert_eq!(r.from, Some(json!(1)));
+        assert!(!r.include_lower);
+        assert_eq!(r.to, Some(json!("5")));
+        assert!(r.include_upper);
+        let e = parse_str(r#"{"range":{"n":{"gt":1,"zz":2}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[range] query does not support [zz]");
+    }
+}

@@ -1,0 +1,79 @@
+//! `term`: an exact value on one field (not analysed; keyword normalizers are the query
+//! builder's business).
+
+use super::json::{Node, J};
+use super::{boolean, float, parsing, single_field, unsupported, Query, DEFAULT_BOOST};
+use crate::error::Result;
+
+pub fn parse(body: &Node) -> Result<Query> {
+    let (field, v, extra) = single_field("term", body)?;
+    let mut boost = DEFAULT_BOOST;
+    let mut case_insensitive = false;
+    for (k, _, x) in extra {
+        if k == "boost" {
+            boost = float("term", k, x)?;
+        }
+    }
+    let value = match &v.v {
+        J::Obj(entries) => {
+            let mut value = None;
+            for (k, _, x) in entries {
+                match k.as_str() {
+                    "value" => value = Some(x.to_value()),
+                    "boost" => boost = float("term", k, x)?,
+                    "case_insensitive" => case_insensitive = boolean("term", k, x)?,
+                    "_name" => {}
+                    _ => return Err(unsupported("term", k, x.pos)),
+                }
+            }
+            value.ok_or_else(|| parsing("value cannot be null", v.end))?
+        }
+        J::Arr(_) => {
+            return Err(parsing(
+                "[term] query does not support array of values",
+                v.pos,
+            ))
+        }
+        J::Null => return Err(parsing("value cannot be null", v.pos)),
+        _ => v.to_value(),
+    };
+    Ok(Query::Term {
+        field,
+        value,
+        boost,
+        case_insensitive,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dsl::{parse_str, Query};
+    use serde_json::json;
+
+    #[test]
+    fn short_and_long_forms() {
+        let q = parse_str(r#"{"term":{"k":{"value":"a","boost":2}}}"#).unwrap();
+        assert_eq!(
+            q,
+            Query::Term {
+                field: "k".into(),
+                value: json!("a"),
+                boost: 2.0,
+                case_insensitive: false
+            }
+        );
+        assert!(matches!(
+            parse_str(r#"{"term":{"k":5}}"#).unwrap(),
+            Query::Term { .. }
+        ));
+        let e = parse_str(r#"{"term":{"k":"a","n":5}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "[term] query doesn't support multiple fields, found [k] and [n]"
+        );
+        let e = parse_str(r#"{"term":{"k":{"value":"a","bar":1}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[term] query does not support [bar]");
+        let e = parse_str(r#"{"term":{"k":["a"]}}"#).unwrap_err();
+        assert_eq!(e.reason, "[term] query does not support array of values");
+    }
+}

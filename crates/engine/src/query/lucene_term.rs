@@ -1,0 +1,272 @@
+//! A term leaf scored exactly as OpenSearch's default similarity (LegacyBM25Similarity over
+//! Lucene's BM25Similarity): per-field `docCount` and `avgdl`, idf in f64, Lucene's inverse-norm
+//! cache and its `w - w / (1 + freq * inv)` form (tantivy-napi.md §7.2, §7.6). Postings,
+//! fieldnorms and doc iteration stay tantivy's.
+
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, OnceLock};
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::index::SegmentId;
+use tantivy::postings::{Postings, SegmentPostings};
+use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, Term, TERMINATED};
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// Docs with the field, per immutable segment (deleted docs included, as Lucene's `docCount`).
+fn segment_doc_count(
+    reader: &SegmentReader,
+    field: Field,
+    has_norms: bool,
+) -> tantivy::Result<u64> {
+    static CACHE: OnceLock<Mutex<FxHashMap<(SegmentId, u32), u64>>> = OnceLock::new();
+    let key = (reader.segment_id(), field.field_id());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(n) = cache.lock().get(&key) {
+        return Ok(*n);
+    }
+    let n = if has_norms {
+        let Some(norms) = reader.fieldnorms_readers().get_field(field)? else {
+            return Ok(0);
+        };
+        (0..reader.max_doc())
+            .filter(|&d| norms.fieldnorm_id(d) != 0)
+            .count() as u64
+    } else {
+        // Norm-less (keyword, boolean) fields: one token per value, so the token total is the
+        // doc count for single-valued fields.
+        reader.inverted_index(field)?.total_num_tokens()
+    };
+    let mut c = cache.lock();
+    if c.len() > 100_000 {
+        c.clear();
+    }
+    c.insert(key, n);
+    Ok(n)
+}
+
+/// Lucene's per-field collection statistics.
+pub struct FieldStats {
+    pub doc_count: u64,
+    pub sum_ttf: u64,
+}
+
+pub fn field_stats(searcher: &Searcher, field: Field) -> tantivy::Result<FieldStats> {
+    let has_norms = searcher.schema().get_field_entry(field).has_fieldnorms();
+    let mut s = FieldStats {
+        doc_count: 0,
+        sum_ttf: 0,
+    };
+    for r in searcher.segment_readers() {
+        s.doc_count += segment_doc_count(r, field, has_norms)?;
+        s.sum_ttf += r.inverted_index(field)?.total_num_tokens();
+    }
+    Ok(s)
+}
+
+/// Lucene's BM25 idf: computed in double, returned as float.
+pub fn idf(df: u64, doc_count: u64) -> f32 {
+    let (n, df) = (doc_count.max(df) as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
+}
+
+/// The inverse-norm cache of `BM25Scorer`, evaluated in Lucene's operation order.
+pub fn norm_cache(avgdl: f32) -> Arc<[f32; 256]> {
+    let mut cache = [0f32; 256];
+    for (i, c) in cache.iter_mut().enumerate() {
+        let len = FieldNormReader::id_to_fieldnorm(i as u8) as f32;
+        *c = 1f32 / (K1 * ((1.0 - B) + B * len / avgdl));
+    }
+    Arc::new(cache)
+}
+
+#[derive(Clone, Debug)]
+pub struct LuceneTermQuery {
+    term: Term,
+}
+
+impl LuceneTermQuery {
+    pub fn new(term: Term) -> Self {
+        LuceneTermQuery { term }
+    }
+}
+
+impl Query for LuceneTermQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let field = self.term.field();
+        let stats = match scoring {
+            EnableScoring::Enabled { searcher, .. } => {
+                let fs = field_stats(searcher, field)?;
+                let df = searcher.doc_freq(&self.term)?;
+                let avgdl = if fs.doc_count == 0 {
+                    1.0
+                } else {
+                    (fs.sum_ttf as f64 / fs.doc_count as f64) as f32
+                };
+                Some(Stats {
+                    idf: idf(df, fs.doc_count),
+                    cache: norm_cache(avgdl),
+                    df,
+                    doc_count: fs.doc_count,
+                    avgdl,
+                })
+            }
+            EnableScoring::Disabled { .. } => None,
+        };
+        Ok(Box::new(LuceneTermWeight {
+            term: self.term.clone(),
+            stats,
+        }))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.term, false);
+    }
+}
+
+struct Stats {
+    idf: f32,
+    cache: Arc<[f32; 256]>,
+    df: u64,
+    doc_count: u64,
+    avgdl: f32,
+}
+
+struct LuceneTermWeight {
+    term: Term,
+    stats: Option<Stats>,
+}
+
+impl LuceneTermWeight {
+    fn postings(&self, reader: &SegmentReader) -> tantivy::Result<Option<SegmentPostings>> {
+        let option = if self.stats.is_some() {
+            IndexRecordOption::WithFreqs
+        } else {
+            IndexRecordOption::Basic
+        };
+        Ok(reader
+            .inverted_index(self.term.field())?
+            .read_postings(&self.term, option)?)
+    }
+
+    fn make_scorer(
+        &self,
+        reader: &SegmentReader,
+        boost: Score,
+    ) -> tantivy::Result<Option<LuceneTermScorer>> {
+        let Some(postings) = self.postings(reader)? else {
+            return Ok(None);
+        };
+        let norms = reader
+            .fieldnorms_readers()
+            .get_field(self.term.field())?
+            .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
+        let (weight, cache) = match &self.stats {
+            Some(s) => ((boost * (1.0 + K1)) * s.idf, s.cache.clone()),
+            None => (0.0, Arc::new([0f32; 256])),
+        };
+        Ok(Some(LuceneTermScorer {
+            postings,
+            norms,
+            weight,
+            cache,
+            scoring: self.stats.is_some(),
+        }))
+    }
+}
+
+impl Weight for LuceneTermWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        Ok(match self.make_scorer(reader, boost)? {
+            Some(s) => Box::new(s),
+            None => Box::new(tantivy::query::EmptyScorer),
+        })
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let Some(mut s) = self.make_scorer(reader, 1.0)? else {
+            return Err(tantivy::TantivyError::InvalidArgument("no match".into()));
+        };
+        if s.seek(doc) != doc {
+            return Err(tantivy::TantivyError::InvalidArgument("no match".into()));
+        }
+        let mut e = Explanation::new_with_string(
+            "score(freq), computed as boost * idf * tf".to_string(),
+            s.score(),
+        );
+        if let Some(st) = &self.stats {
+            e.add_const("idf", st.idf);
+            e.add_const("n, number of documents containing term", st.df as f32);
+            e.add_const(
+                "N, total number of documents with field",
+                st.doc_count as f32,
+            );
+            e.add_const("avgdl, average length of field", st.avgdl);
+        }
+        Ok(e)
+    }
+
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        let Some(mut postings) = self.postings(reader)? else {
+            return Ok(0);
+        };
+        match reader.alive_bitset() {
+            Some(alive) => Ok(postings.count(alive)),
+            None => Ok(postings.doc_freq()),
+        }
+    }
+}
+
+struct LuceneTermScorer {
+    postings: SegmentPostings,
+    norms: FieldNormReader,
+    weight: f32,
+    cache: Arc<[f32; 256]>,
+    scoring: bool,
+}
+
+impl DocSet for LuceneTermScorer {
+    fn advance(&mut self) -> DocId {
+        self.postings.advance()
+    }
+    fn seek(&mut self, target: DocId) -> DocId {
+        self.postings.seek(target)
+    }
+    fn doc(&self) -> DocId {
+        self.postings.doc()
+    }
+    fn size_hint(&self) -> u32 {
+        self.postings.size_hint()
+    }
+}
+
+impl Scorer for LuceneTermScorer {
+    fn score(&mut self) -> Score {
+        if !self.scoring || self.doc() == TERMINATED {
+            return 0.0;
+        }
+        let freq = self.postings.term_freq() as f32;
+        let inv = self.cache[self.norms.fieldnorm_id(self.doc()) as usize];
+        self.weight - self.weight / (1f32 + freq * inv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lucene_numbers() {
+        // freq 1 in a doc of average length: (1 + k1) * idf * 1 / (1 + k1) = idf.
+        let idf5 = idf(1, 5);
+        let w = (1.0f32 * (1.0 + K1)) * idf5;
+        let cache = norm_cache(2.0);
+        let s = w - w / (1f32 + 1.0 * cache[2]);
+        assert!((s - idf5).abs() < 1e-6, "{s} vs {idf5}");
+        // OpenSearch prints 0.2876821 for a term in the only doc of the field.
+        assert_eq!(format!("{:?}", idf(1, 1)), "0.2876821");
+    }
+}

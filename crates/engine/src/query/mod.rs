@@ -1,0 +1,290 @@
+//! Query AST → tantivy queries, using the index's mapping: text fields analysed with the
+//! field's search analyzer, keyword exact, numbers/dates/booleans/ips on their tantivy types.
+//! Scores follow OpenSearch (tantivy-napi.md §7): term leaves are [`LuceneTermQuery`], numeric,
+//! date and ip terms are constant, filters score 0, `match_all` is a constant (never a bare
+//! `AllQuery`, which tantivy's boolean weight drops).
+
+pub mod lucene_term;
+mod text;
+mod values;
+
+use crate::dsl::{self, Query as Ast};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::mapping::{FieldMapping, FieldType, Mapping};
+use crate::index::schema::ID;
+use lucene_term::LuceneTermQuery;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery,
+    ExistsQuery, Occur, Query, RegexQuery, TermSetQuery,
+};
+use tantivy::schema::Field;
+use tantivy::{Searcher, Term};
+
+pub type Q = Box<dyn Query>;
+
+/// What a query is built against: one shard's searcher and its index's mapping.
+pub struct Context<'a> {
+    pub searcher: &'a Searcher,
+    pub mapping: &'a Mapping,
+    pub index: &'a str,
+    pub index_uuid: &'a str,
+}
+
+impl Context<'_> {
+    /// A `query_shard_exception` for this index.
+    pub fn shard_error(&self, reason: impl Into<String>) -> Error {
+        Error::new(ErrorKind::QueryShard, reason)
+            .with("index", self.index)
+            .with("index_uuid", self.index_uuid)
+    }
+
+    /// A mapped, indexed leaf and its tantivy field.
+    fn field(&self, name: &str) -> Option<(Field, &FieldMapping)> {
+        let fm = self.mapping.field(name)?;
+        let f = self.searcher.schema().get_field(name).ok()?;
+        Some((f, fm))
+    }
+
+    fn id_field(&self) -> Field {
+        self.searcher.schema().get_field(ID).expect("_id field")
+    }
+}
+
+pub fn none() -> Q {
+    Box::new(EmptyQuery)
+}
+
+/// Every document, scoring `boost` (a constant scorer, which boolean weights keep).
+pub fn all(boost: f32) -> Q {
+    Box::new(ConstScoreQuery::new(Box::new(AllQuery), boost))
+}
+
+pub fn boosted(q: Q, boost: f32) -> Q {
+    if boost == 1.0 {
+        q
+    } else {
+        Box::new(BoostQuery::new(q, boost))
+    }
+}
+
+fn constant(q: Q, boost: f32) -> Q {
+    Box::new(ConstScoreQuery::new(q, boost))
+}
+
+pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
+    Ok(match ast {
+        Ast::MatchAll { boost } => all(*boost),
+        Ast::MatchNone { .. } => none(),
+        Ast::Term {
+            field,
+            value,
+            boost,
+            case_insensitive,
+        } => term(cx, field, value, *boost, *case_insensitive)?,
+        Ast::Terms {
+            field,
+            values,
+            boost,
+        } => terms(cx, field, values, *boost)?,
+        Ast::Range(r) => values::range(cx, r)?,
+        Ast::Exists { field, boost } => exists(cx, field, *boost),
+        Ast::Ids { values, boost } => {
+            let f = cx.id_field();
+            constant(
+                Box::new(TermSetQuery::new(
+                    values.iter().map(|v| Term::from_field_text(f, v)),
+                )),
+                *boost,
+            )
+        }
+        Ast::Prefix {
+            field,
+            value,
+            boost,
+            case_insensitive,
+        } => prefix(cx, field, value, *boost, *case_insensitive)?,
+        Ast::Bool(b) => bool_query(cx, b)?,
+        Ast::Match(m) => text::match_query(cx, m)?,
+        Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
+        Ast::MultiMatch(m) => text::multi_match(cx, m)?,
+        Ast::ConstantScore { filter, boost } => constant(build(filter, cx)?, *boost),
+        Ast::DisMax {
+            queries,
+            tie_breaker,
+            boost,
+        } => {
+            let qs = queries
+                .iter()
+                .map(|q| build(q, cx))
+                .collect::<Result<Vec<_>>>()?;
+            // Boost wrapper even at 1.0 keeps the dis_max off tantivy 0.26's Block-WAND path,
+            // which sums instead of taking the max (tantivy-napi.md §7.4 #16).
+            Box::new(BoostQuery::new(
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(qs, *tie_breaker)),
+                *boost,
+            ))
+        }
+    })
+}
+
+fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bool) -> Result<Q> {
+    if field == ID || field == "_id" {
+        let text = values::text_of(value);
+        let f = cx.id_field();
+        return Ok(constant(
+            Box::new(TermSetQuery::new([Term::from_field_text(f, &text)])),
+            boost,
+        ));
+    }
+    let Some((f, fm)) = cx.field(field) else {
+        return Ok(none());
+    };
+    match fm.ty {
+        FieldType::Text | FieldType::Keyword => {
+            let text = values::text_of(value);
+            if ci {
+                let re = format!("(?i){}", regex_escape(&text));
+                return Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost));
+            }
+            Ok(boosted(
+                Box::new(LuceneTermQuery::new(Term::from_field_text(f, &text))),
+                boost,
+            ))
+        }
+        FieldType::Boolean => {
+            let b = values::boolean(cx, value)?;
+            Ok(boosted(
+                Box::new(LuceneTermQuery::new(Term::from_field_bool(f, b))),
+                boost,
+            ))
+        }
+        _ => Ok(match values::exact(cx, f, fm, value)? {
+            Some(q) => constant(q, boost),
+            None => none(),
+        }),
+    }
+}
+
+fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> Result<Q> {
+    if field == "_id" {
+        let f = cx.id_field();
+        return Ok(constant(
+            Box::new(TermSetQuery::new(
+                vals.iter()
+                    .map(|v| Term::from_field_text(f, &values::text_of(v))),
+            )),
+            boost,
+        ));
+    }
+    let Some((f, fm)) = cx.field(field) else {
+        return Ok(none());
+    };
+    let set: Q = match fm.ty {
+        FieldType::Text | FieldType::Keyword => Box::new(TermSetQuery::new(
+            vals.iter()
+                .map(|v| Term::from_field_text(f, &values::text_of(v))),
+        )),
+        FieldType::Boolean => Box::new(TermSetQuery::new(
+            vals.iter()
+                .map(|v| values::boolean(cx, v).map(|b| Term::from_field_bool(f, b)))
+                .collect::<Result<Vec<_>>>()?,
+        )),
+        _ => {
+            let mut clauses = Vec::new();
+            for v in vals {
+                if let Some(q) = values::exact(cx, f, fm, v)? {
+                    clauses.push((Occur::Should, q));
+                }
+            }
+            Box::new(BooleanQuery::new(clauses))
+        }
+    };
+    Ok(constant(set, boost))
+}
+
+fn exists(cx: &Context, field: &str, boost: f32) -> Q {
+    if field == "_id" {
+        return all(boost);
+    }
+    let Some((f, _)) = cx.field(field) else {
+        return none();
+    };
+    let entry = cx.searcher.schema().get_field_entry(f);
+    if entry.is_fast() {
+        return constant(Box::new(ExistsQuery::new(field.to_string(), false)), boost);
+    }
+    match RegexQuery::from_pattern(".*", f) {
+        Ok(q) => constant(Box::new(q), boost),
+        Err(_) => none(),
+    }
+}
+
+fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {
+    let f = if field == "_id" {
+        cx.id_field()
+    } else {
+        match cx.field(field) {
+            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => f,
+            Some((_, fm)) => {
+                return Err(cx.shard_error(format!(
+                    "Can only use prefix queries on keyword and text fields - not on [{field}] which is of type [{}]",
+                    fm.ty.name()
+                )))
+            }
+            None => return Ok(none()),
+        }
+    };
+    let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
+    Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost))
+}
+
+pub fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
+    let mut clauses: Vec<(Occur, Q)> = Vec::new();
+    for q in &b.must {
+        clauses.push((Occur::Must, build(q, cx)?));
+    }
+    for q in &b.filter {
+        clauses.push((Occur::Must, constant(build(q, cx)?, 0.0)));
+    }
+    for q in &b.should {
+        clauses.push((Occur::Should, build(q, cx)?));
+    }
+    for q in &b.must_not {
+        clauses.push((Occur::MustNot, build(q, cx)?));
+    }
+    if clauses.is_empty() {
+        return Ok(all(b.boost));
+    }
+    let required = !b.must.is_empty() || !b.filter.is_empty();
+    let msm = match &b.minimum_should_match {
+        Some(m) => m.resolve(b.should.len())?,
+        None if !required && !b.should.is_empty() => 1,
+        None => 0,
+    };
+    if msm > b.should.len() {
+        return Ok(none());
+    }
+    if !required && b.should.is_empty() {
+        // Pure negative: OpenSearch adds match_all as a filter, so matches score 0.
+        clauses.push((Occur::Must, constant(Box::new(AllQuery), 0.0)));
+    }
+    let q = if msm > 0 {
+        BooleanQuery::with_minimum_required_clauses(clauses, msm)
+    } else {
+        let mut q = BooleanQuery::new(clauses);
+        q.set_minimum_number_should_match(0);
+        q
+    };
+    Ok(boosted(Box::new(q), b.boost))
+}

@@ -1,0 +1,323 @@
+//! Query values → tantivy terms per field type: numbers (with OpenSearch's coercions and
+//! failures), dates (the field's or the query's format), booleans, ips; and `range`.
+
+use super::{all, constant, none, Context, Q};
+use crate::dsl::RangeQuery;
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::date_format::DateFormat;
+use crate::index::mapping::{FieldMapping, FieldType};
+use serde_json::Value;
+use std::net::IpAddr;
+use std::ops::Bound;
+use tantivy::query::{RangeQuery as TRange, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{DateTime, Term};
+
+pub fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub fn boolean(cx: &Context, v: &Value) -> Result<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" => Ok(true),
+        Value::String(s) if s == "false" || s.is_empty() => Ok(false),
+        other => Err(cx
+            .shard_error(format!(
+                "failed to create query: Can't parse boolean value [{}], expected [true] or [false]",
+                text_of(other)
+            ))
+            .caused_by(Error::illegal_argument(format!(
+                "Can't parse boolean value [{}], expected [true] or [false]",
+                text_of(other)
+            )))),
+    }
+}
+
+fn number_error(cx: &Context, v: &Value) -> Error {
+    let text = text_of(v);
+    cx.shard_error(format!(
+        "failed to create query: For input string: \"{text}\""
+    ))
+    .caused_by(Error::new(
+        ErrorKind::NumberFormat,
+        format!("For input string: \"{text}\""),
+    ))
+}
+
+fn as_f64(cx: &Context, v: &Value) -> Result<f64> {
+    match v {
+        Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => s.trim().parse::<f64>().map_err(|_| number_error(cx, v)),
+        _ => Err(number_error(cx, v)),
+    }
+}
+
+fn date_millis(
+    cx: &Context,
+    fm: &FieldMapping,
+    format: Option<&str>,
+    v: &Value,
+    round_up: bool,
+) -> Result<i64> {
+    let fmt = match format {
+        Some(f) => DateFormat::parse_format(f)?,
+        None => fm
+            .date_format
+            .clone()
+            .unwrap_or_else(DateFormat::default_format),
+    };
+    let text = text_of(v);
+    if text.contains("now") || text.contains("||") {
+        return Err(cx.shard_error(format!(
+            "failed to create query: date math [{text}] is not supported yet"
+        )));
+    }
+    let ms = fmt.parse_millis(&text).map_err(|e| {
+        let reason = format!(
+            "failed to parse date field [{text}] with format [{}]",
+            fmt.source
+        );
+        Error::new(ErrorKind::Parse, format!("{reason}: [{reason}]")).caused_by(e)
+    })?;
+    // Rounding up fills the fields a date-only value leaves out (OpenSearch's roundUp parser).
+    let date_only = !text.contains('T') && text.len() == 10 && text.as_bytes()[4] == b'-';
+    Ok(if round_up && date_only {
+        ms + 86_399_999
+    } else {
+        ms
+    })
+}
+
+/// An exact-value query on a numeric, date or ip field; `None` when the value cannot occur
+/// (a decimal on an integer field).
+pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Option<super::Q>> {
+    use FieldType::*;
+    let term = match fm.ty {
+        Long | Integer | Short | Byte => {
+            let x = as_f64(cx, v)?;
+            if x.fract() != 0.0 {
+                return Ok(None);
+            }
+            Term::from_field_i64(f, x as i64)
+        }
+        UnsignedLong => {
+            let x = as_f64(cx, v)?;
+            if x.fract() != 0.0 || x < 0.0 {
+                return Ok(None);
+            }
+            Term::from_field_u64(f, x as u64)
+        }
+        Double | Float | HalfFloat | ScaledFloat => {
+            let x = as_f64(cx, v)?;
+            let x = if fm.ty == Float { x as f32 as f64 } else { x };
+            Term::from_field_f64(f, x)
+        }
+        Date => {
+            let lo = date_millis(cx, fm, None, v, false)?;
+            let hi = date_millis(cx, fm, None, v, true)?;
+            return Ok(Some(Box::new(TRange::new(
+                Bound::Included(Term::from_field_date(
+                    f,
+                    DateTime::from_timestamp_millis(lo),
+                )),
+                Bound::Included(Term::from_field_date(
+                    f,
+                    DateTime::from_timestamp_millis(hi),
+                )),
+            ))));
+        }
+        Ip => {
+            let text = text_of(v);
+            let ip: IpAddr = text.parse().map_err(|_| {
+                cx.shard_error(format!(
+                    "failed to create query: '{text}' is not an IP string literal."
+                ))
+                .caused_by(Error::illegal_argument(format!(
+                    "'{text}' is not an IP string literal."
+                )))
+            })?;
+            let v6 = match ip {
+                IpAddr::V4(a) => a.to_ipv6_mapped(),
+                IpAddr::V6(a) => a,
+            };
+            Term::from_field_ip_addr(f, v6)
+        }
+        Boolean => Term::from_field_bool(f, boolean(cx, v)?),
+        Text | Keyword => Term::from_field_text(f, &text_of(v)),
+    };
+    Ok(Some(Box::new(TermQuery::new(
+        term,
+        IndexRecordOption::Basic,
+    ))))
+}
+
+pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
+    let Some((f, fm)) = cx.field(&r.field) else {
+        return Ok(none());
+    };
+    use FieldType::*;
+    let (lo, hi): (Bound<Term>, Bound<Term>) = match fm.ty {
+        Long | Integer | Short | Byte => {
+            let lo = match &r.from {
+                None => Bound::Unbounded,
+                Some(v) => {
+                    let x = as_f64(cx, v)?;
+                    let i = if x.fract() != 0.0 {
+                        x.ceil()
+                    } else if r.include_lower {
+                        x
+                    } else {
+                        x + 1.0
+                    };
+                    Bound::Included(Term::from_field_i64(f, i as i64))
+                }
+            };
+            let hi = match &r.to {
+                None => Bound::Unbounded,
+                Some(v) => {
+                    let x = as_f64(cx, v)?;
+                    let i = if x.fract() != 0.0 {
+                        x.floor()
+                    } else if r.include_upper {
+                        x
+                    } else {
+                        x - 1.0
+                    };
+                    Bound::Included(Term::from_field_i64(f, i as i64))
+                }
+            };
+            (lo, hi)
+        }
+        UnsignedLong => {
+            let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
+                Ok(match v {
+                    None => Bound::Unbounded,
+                    Some(v) => {
+                        let t = Term::from_field_u64(f, as_f64(cx, v)?.max(0.0) as u64);
+                        if incl {
+                            Bound::Included(t)
+                        } else {
+                            Bound::Excluded(t)
+                        }
+                    }
+                })
+            };
+            (b(&r.from, r.include_lower)?, b(&r.to, r.include_upper)?)
+        }
+        Double | Float | HalfFloat | ScaledFloat => {
+            let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
+                Ok(match v {
+                    None => Bound::Unbounded,
+                    Some(v) => {
+                        let t = Term::from_field_f64(f, as_f64(cx, v)?);
+                        if incl {
+                            Bound::Included(t)
+                        } else {
+                            Bound::Excluded(t)
+                        }
+                    }
+                })
+            };
+            (b(&r.from, r.include_lower)?, b(&r.to, r.include_upper)?)
+        }
+        Date => {
+            let fmt = r.format.as_deref();
+            let lo = match &r.from {
+                None => Bound::Unbounded,
+                Some(v) => {
+                    let ms = date_millis(cx, fm, fmt, v, !r.include_lower)?;
+                    let ms = if r.include_lower { ms } else { ms + 1 };
+                    Bound::Included(Term::from_field_date(
+                        f,
+                        DateTime::from_timestamp_millis(ms),
+                    ))
+                }
+            };
+            let hi = match &r.to {
+                None => Bound::Unbounded,
+                Some(v) => {
+                    let ms = date_millis(cx, fm, fmt, v, r.include_upper)?;
+                    let ms = if r.include_upper { ms } else { ms - 1 };
+                    Bound::Included(Term::from_field_date(
+                        f,
+                        DateTime::from_timestamp_millis(ms),
+                    ))
+                }
+            };
+            (lo, hi)
+        }
+        Text | Keyword => {
+            let b = |v: &Option<Value>, incl: bool| match v {
+                None => Bound::Unbounded,
+                Some(v) => {
+                    let t = Term::from_field_text(f, &text_of(v));
+                    if incl {
+                        Bound::Included(t)
+                    } else {
+                        Bound::Excluded(t)
+                    }
+                }
+            };
+            (b(&r.from, r.include_lower), b(&r.to, r.include_upper))
+        }
+        Ip => {
+            let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
+                Ok(match v {
+                    None => Bound::Unbounded,
+                    Some(v) => {
+                        let text = text_of(v);
+                        let ip: IpAddr = text.parse().map_err(|_| {
+                            cx.shard_error(format!(
+                                "failed to create query: '{text}' is not an IP string literal."
+                            ))
+                        })?;
+                        let v6 = match ip {
+                            IpAddr::V4(a) => a.to_ipv6_mapped(),
+                            IpAddr::V6(a) => a,
+                        };
+                        let t = Term::from_field_ip_addr(f, v6);
+                        if incl {
+                            Bound::Included(t)
+                        } else {
+                            Bound::Excluded(t)
+                        }
+                    }
+                })
+            };
+            (b(&r.from, r.include_lower)?, b(&r.to, r.include_upper)?)
+        }
+        Boolean => {
+            let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
+                Ok(match v {
+                    None => Bound::Unbounded,
+                    Some(v) => {
+                        let t = Term::from_field_bool(f, boolean(cx, v)?);
+                        if incl {
+                            Bound::Included(t)
+                        } else {
+                            Bound::Excluded(t)
+                        }
+                    }
+                })
+            };
+            (b(&r.from, r.include_lower)?, b(&r.to, r.include_upper)?)
+        }
+    };
+    if matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded)) {
+        return Ok(super::exists(cx, &r.field, r.boost));
+    }
+    if let (Bound::Included(a), Bound::Included(b)) = (&lo, &hi) {
+        if a.serialized_value_bytes() > b.serialized_value_bytes()
+            && fm.ty != Text
+            && fm.ty != Keyword
+        {
+            return Ok(none());
+        }
+    }
+    let _ = all;
+    Ok(constant(Box::new(TRange::new(lo, hi)), r.boost))
+}

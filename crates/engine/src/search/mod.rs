@@ -1,0 +1,348 @@
+//! Request execution: per shard on a tantivy `Searcher` (top-k by score with
+//! `TopDocs::order_by_score`, so pruning stays reachable; counts through `Query::count` only
+//! when `track_total_hits` asks), then a merge of every shard's and index's hits, and the fetch
+//! of `_source` for the final page.
+
+pub mod request;
+pub mod sort;
+
+pub use crate::api::source_filter::SourceFilter;
+pub use request::{SearchRequest, TrackTotalHits};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::index_service::IndexService;
+use crate::index::schema;
+use crate::query::{self, Context};
+use serde_json::{json, Value};
+use sort::{compare, FieldReader, SortField, SortValue};
+use std::cmp::Ordering;
+use std::sync::Arc;
+use tantivy::collector::TopDocs;
+use tantivy::schema::Value as _;
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+pub fn all_source() -> SourceFilter {
+    SourceFilter {
+        includes: Vec::new(),
+        excludes: Vec::new(),
+    }
+}
+
+/// One hit before the fetch: where it is and what it sorts by.
+struct Candidate {
+    score: f32,
+    /// Indexing order inside the shard, the tie-break.
+    seq: i64,
+    sort: Vec<SortValue>,
+    /// Index of the (index, shard) pair in the search's shard list.
+    shard: usize,
+    doc: DocAddress,
+}
+
+pub struct ShardTarget {
+    pub service: Arc<IndexService>,
+    pub shard: usize,
+    pub searcher: Searcher,
+}
+
+pub struct SearchResult {
+    pub total: Option<(u64, &'static str)>,
+    pub max_score: Option<f32>,
+    pub hits: Vec<Value>,
+    pub shards: usize,
+}
+
+/// The shard-level failure envelope OpenSearch answers when every shard fails.
+pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
+    let failure = json!({
+        "shard": shard,
+        "index": index,
+        "node": crate::search::node_id(),
+        "reason": e.to_json(),
+    });
+    let mut root = e.root_cause().to_json();
+    if let Value::Object(m) = &mut root {
+        m.remove("caused_by");
+    }
+    let mut out = Error::new(ErrorKind::SearchPhaseExecution, "all shards failed")
+        .with("root_cause", Value::Array(vec![root]))
+        .with("phase", "query")
+        .with("grouped", true)
+        .with("failed_shards", Value::Array(vec![failure]));
+    if e.kind == ErrorKind::IllegalArgument {
+        out = out.caused_by(e.clone().caused_by(e));
+    }
+    out
+}
+
+pub fn node_id() -> &'static str {
+    "quarry-node"
+}
+
+fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering {
+    if req.sort.is_empty() {
+        return b
+            .score
+            .total_cmp(&a.score)
+            .then(a.shard.cmp(&b.shard))
+            .then(a.seq.cmp(&b.seq));
+    }
+    for (i, spec) in req.sort.iter().enumerate() {
+        let o = match spec.field {
+            SortField::Score => {
+                let o = a.score.total_cmp(&b.score);
+                if spec.ascending {
+                    o
+                } else {
+                    o.reverse()
+                }
+            }
+            _ => compare(&a.sort[i], &b.sort[i], spec),
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.shard.cmp(&b.shard).then(a.seq.cmp(&b.seq))
+}
+
+pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
+    let window = req.from + req.size;
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut total: u64 = 0;
+    let mut max_score: Option<f32> = None;
+    let by_score = req.sorts_by_score_only();
+    let scoring =
+        by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
+    for (si, t) in targets.iter().enumerate() {
+        let meta = t.service.meta();
+        let max_window = meta.settings.max_result_window as usize;
+        if window > max_window {
+            return Err(all_shards_failed(
+                Error::illegal_argument(format!(
+                    "Result window is too large, from + size must be less than or equal to: [{max_window}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting."
+                )),
+                &meta.name,
+                t.shard,
+            ));
+        }
+        let cx = Context {
+            searcher: &t.searcher,
+            mapping: &meta.mapping,
+            index: &meta.name,
+            index_uuid: meta.settings.uuid(),
+        };
+        let q =
+            query::build(&req.query, &cx).map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
+        if req.track_total_hits != TrackTotalHits::Off {
+            total += q.count(&t.searcher)? as u64;
+        }
+        if by_score {
+            if window > 0 {
+                // Ties in indexing order (the `_seq_no`), as Lucene's doc ids of a fresh index
+                // give them; tantivy's doc ids follow its indexing threads instead.
+                let collector =
+                    TopDocs::with_limit(window).tweak_score(|r: &tantivy::SegmentReader| {
+                        let seq = r
+                            .fast_fields()
+                            .i64(schema::SEQ_NO)
+                            .ok()
+                            .map(|c| c.first_or_default_col(0));
+                        move |doc: tantivy::DocId, score: f32| {
+                            (score, -seq.as_ref().map_or(0, |c| c.get_val(doc)))
+                        }
+                    });
+                let top = t.searcher.search(&q, &collector)?;
+                for ((score, seq), doc) in top {
+                    let _ = seq;
+                    max_score = Some(max_score.map_or(score, |m: f32| m.max(score)));
+                    candidates.push(Candidate {
+                        score,
+                        seq: -seq,
+                        sort: Vec::new(),
+                        shard: si,
+                        doc,
+                    });
+                }
+            } else if scoring {
+                let top = t
+                    .searcher
+                    .search(&q, &TopDocs::with_limit(1).order_by_score())?;
+                if let Some((s, _)) = top.first() {
+                    max_score = Some(max_score.map_or(*s, |m: f32| m.max(*s)));
+                }
+            }
+        } else {
+            // Field sorts: every match, its sort values from the columns.
+            let n = t.searcher.num_docs().max(1) as usize;
+            let all = t
+                .searcher
+                .search(&q, &TopDocs::with_limit(n).order_by_score())?;
+            let readers: Vec<Vec<Option<FieldReader>>> = t
+                .searcher
+                .segment_readers()
+                .iter()
+                .map(|r| {
+                    req.sort
+                        .iter()
+                        .map(|s| match &s.field {
+                            SortField::Field(f) => {
+                                FieldReader::new(r, &meta.mapping, f, s).map(Some)
+                            }
+                            _ => Ok(None),
+                        })
+                        .collect::<Result<Vec<_>>>()
+                })
+                .collect::<Result<Vec<_>>>()
+                .map_err(|e| {
+                    let e = if e.kind == ErrorKind::QueryShard {
+                        e.with("index", meta.name.clone())
+                            .with("index_uuid", meta.settings.uuid())
+                    } else {
+                        e
+                    };
+                    all_shards_failed(e, &meta.name, t.shard)
+                })?;
+            let seq_readers: Vec<_> = t
+                .searcher
+                .segment_readers()
+                .iter()
+                .map(|r| {
+                    r.fast_fields()
+                        .i64(schema::SEQ_NO)
+                        .ok()
+                        .map(|c| c.first_or_default_col(0))
+                })
+                .collect();
+            for (score, doc) in all {
+                let sort = req
+                    .sort
+                    .iter()
+                    .enumerate()
+                    .map(
+                        |(i, s)| match (&s.field, &readers[doc.segment_ord as usize][i]) {
+                            (SortField::Field(_), Some(r)) => r.value(doc.doc_id),
+                            (SortField::Doc, _) => SortValue::I64(doc.doc_id as i64),
+                            _ => SortValue::F64(score as f64),
+                        },
+                    )
+                    .collect();
+                if req.track_scores {
+                    max_score = Some(max_score.map_or(score, |m: f32| m.max(score)));
+                }
+                let seq = seq_readers[doc.segment_ord as usize]
+                    .as_ref()
+                    .map_or(0, |c| c.get_val(doc.doc_id));
+                candidates.push(Candidate {
+                    score,
+                    seq,
+                    sort,
+                    shard: si,
+                    doc,
+                });
+            }
+        }
+    }
+    candidates.sort_by(|a, b| cmp_candidates(a, b, req));
+    let page: Vec<&Candidate> = candidates.iter().skip(req.from).take(req.size).collect();
+    let mut hits = Vec::with_capacity(page.len());
+    for c in page {
+        hits.push(fetch(c, req, &targets[c.shard], scoring)?);
+    }
+    let total = match req.track_total_hits {
+        TrackTotalHits::Off => None,
+        TrackTotalHits::Exact => Some((total, "eq")),
+        TrackTotalHits::UpTo(n) if total > n => Some((n, "gte")),
+        TrackTotalHits::UpTo(_) => Some((total, "eq")),
+    };
+    Ok(SearchResult {
+        total,
+        max_score: if targets.is_empty() && by_score {
+            // OpenSearch's empty reduce (no shard at all) reports 0.
+            Some(0.0)
+        } else if (by_score || req.track_scores) && window > 0 {
+            max_score
+        } else {
+            None
+        },
+        hits,
+        shards: targets.len(),
+    })
+}
+
+fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) -> Result<Value> {
+    let doc: TantivyDocument = t.searcher.doc(c.doc)?;
+    let schema = t.searcher.schema();
+    let field = |name: &str| schema.get_field(name).expect("internal field");
+    let id = doc
+        .get_first(field(schema::ID))
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let meta = t.service.meta();
+    let mut hit = serde_json::Map::new();
+    hit.insert("_index".into(), Value::from(meta.name.clone()));
+    hit.insert("_id".into(), Value::from(id));
+    if req.version {
+        let v = doc
+            .get_first(field(schema::VERSION))
+            .and_then(|v| v.as_i64());
+        hit.insert("_version".into(), json!(v));
+    }
+    if req.seq_no_primary_term {
+        let s = doc
+            .get_first(field(schema::SEQ_NO))
+            .and_then(|v| v.as_i64());
+        let p = doc
+            .get_first(field(schema::PRIMARY_TERM))
+            .and_then(|v| v.as_i64());
+        hit.insert("_seq_no".into(), json!(s));
+        hit.insert("_primary_term".into(), json!(p));
+    }
+    hit.insert(
+        "_score".into(),
+        if with_score {
+            score_json(c.score)
+        } else {
+            Value::Null
+        },
+    );
+    if let Some(filter) = &req.source {
+        if let Some(bytes) = doc
+            .get_first(field(schema::SOURCE))
+            .and_then(|v| v.as_bytes())
+        {
+            let src: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+            let src = if filter.is_noop() {
+                src
+            } else {
+                filter.apply(&src)
+            };
+            hit.insert("_source".into(), src);
+        }
+    }
+    if !req.sort.is_empty() {
+        let values: Vec<Value> = req
+            .sort
+            .iter()
+            .zip(&c.sort)
+            .map(|(spec, v)| {
+                let ty = match &spec.field {
+                    SortField::Field(f) => meta.mapping.field(f).map(|m| m.ty),
+                    _ => None,
+                };
+                match spec.field {
+                    SortField::Score => score_json(c.score),
+                    _ => v.to_json(&spec.missing, spec.ascending, ty),
+                }
+            })
+            .collect();
+        hit.insert("sort".into(), Value::Array(values));
+    }
+    Ok(Value::Object(hit))
+}
+
+/// A score as OpenSearch prints a Java float: the shortest text that reads back as the f32.
+pub fn score_json(s: f32) -> Value {
+    let text = format!("{s:?}");
+    serde_json::from_str::<Value>(&text).unwrap_or(Value::Null)
+}

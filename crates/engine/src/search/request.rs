@@ -1,0 +1,212 @@
+//! The search request: body (SearchSourceBuilder's keys) and URL parameters, validated with
+//! OpenSearch's messages.
+
+use crate::api::Params;
+use crate::dsl::json::{Node, J};
+use crate::dsl::{self, parsing};
+use crate::error::{Error, Result};
+use crate::search::sort::{SortField, SortSpec};
+use crate::search::SourceFilter;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackTotalHits {
+    Off,
+    Exact,
+    UpTo(u64),
+}
+
+#[derive(Debug)]
+pub struct SearchRequest {
+    pub query: dsl::Query,
+    pub from: usize,
+    pub size: usize,
+    pub sort: Vec<SortSpec>,
+    /// `None`: no `_source` in hits.
+    pub source: Option<SourceFilter>,
+    pub track_total_hits: TrackTotalHits,
+    pub track_scores: bool,
+    pub rest_total_hits_as_int: bool,
+    pub version: bool,
+    pub seq_no_primary_term: bool,
+}
+
+const DEFAULT_TRACK: u64 = 10_000;
+
+/// Keys of a search body Quarry does not run yet (accepted by OpenSearch).
+const NOT_YET: &[&str] = &[
+    "aggs",
+    "aggregations",
+    "highlight",
+    "post_filter",
+    "search_after",
+    "suggest",
+    "collapse",
+    "rescore",
+    "slice",
+    "pit",
+    "indices_boost",
+    "script_fields",
+    "docvalue_fields",
+    "stored_fields",
+    "fields",
+    "profile",
+    "explain",
+    "min_score",
+    "terminate_after",
+    "ext",
+];
+
+fn track_value(v: &str) -> Result<TrackTotalHits> {
+    match v {
+        "true" => Ok(TrackTotalHits::Exact),
+        "false" => Ok(TrackTotalHits::Off),
+        n => match n.parse::<i64>() {
+            Ok(i) if i >= 0 => Ok(if i == i64::from(i32::MAX) {
+                TrackTotalHits::Exact
+            } else {
+                TrackTotalHits::UpTo(i as u64)
+            }),
+            Ok(i) => Err(Error::illegal_argument(format!(
+                "[track_total_hits] parameter must be positive or equals to -1, got {i}"
+            ))),
+            Err(_) => Err(Error::illegal_argument(format!(
+                "Failed to parse value [{n}] as only [true] or [false] are allowed."
+            ))),
+        },
+    }
+}
+
+fn nonneg(key: &str, v: i64) -> Result<usize> {
+    if v < 0 {
+        return Err(Error::illegal_argument(format!(
+            "[{key}] parameter cannot be negative, found [{v}]"
+        )));
+    }
+    Ok(v as usize)
+}
+
+impl SearchRequest {
+    pub fn parse(p: &Params, body: Option<&Node>, count_only: bool) -> Result<SearchRequest> {
+        let mut r = SearchRequest {
+            query: dsl::Query::MatchAll { boost: 1.0 },
+            from: 0,
+            size: 10,
+            sort: Vec::new(),
+            source: Some(super::all_source()),
+            track_total_hits: TrackTotalHits::UpTo(DEFAULT_TRACK),
+            track_scores: false,
+            rest_total_hits_as_int: false,
+            version: false,
+            seq_no_primary_term: false,
+        };
+        if let Some(body) = body {
+            let Some(entries) = body.as_obj() else {
+                return Err(parsing(
+                    "Expected [START_OBJECT] but found [".to_string() + body.token() + "]",
+                    body.pos,
+                ));
+            };
+            for (k, kpos, v) in entries {
+                if count_only && k != "query" {
+                    return Err(parsing(format!("request does not support [{k}]"), *kpos));
+                }
+                match k.as_str() {
+                    "query" => {
+                        if !matches!(v.v, J::Obj(_)) {
+                            return Err(parsing(
+                                format!("Unknown key for a {} in [query].", v.token()),
+                                v.pos,
+                            ));
+                        }
+                        r.query = dsl::parse_query(v)?;
+                    }
+                    "from" => r.from = nonneg("from", dsl::int("search", k, v)?)?,
+                    "size" => r.size = nonneg("size", dsl::int("search", k, v)?)?,
+                    "sort" => r.sort = super::sort::parse_body(v)?,
+                    "_source" => r.source = SourceFilter::from_value(&v.to_value()),
+                    "track_total_hits" => {
+                        r.track_total_hits = match &v.v {
+                            J::Bool(true) => TrackTotalHits::Exact,
+                            J::Bool(false) => TrackTotalHits::Off,
+                            _ => track_value(&v.text().unwrap_or_default())?,
+                        }
+                    }
+                    "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
+                    "version" => r.version = dsl::boolean("search", k, v)?,
+                    "seq_no_primary_term" => r.seq_no_primary_term = dsl::boolean("search", k, v)?,
+                    "timeout" | "stats" | "_name" => {}
+                    other if NOT_YET.contains(&other) => {
+                        return Err(Error::illegal_argument(format!(
+                            "[{other}] is not supported yet"
+                        )))
+                    }
+                    other => {
+                        let msg = match &v.v {
+                            J::Obj(_) | J::Arr(_) => {
+                                format!("Unknown key for a {} in [{other}].", v.token())
+                            }
+                            _ => format!("Unknown key for a {} in [{other}].", v.token()),
+                        };
+                        return Err(parsing(msg, v.pos));
+                    }
+                }
+            }
+        }
+        if let Some(q) = p.str("q") {
+            let _ = q;
+            return Err(Error::illegal_argument(
+                "[q] (query_string) is not supported yet",
+            ));
+        }
+        if let Some(v) = p.int("from")? {
+            r.from = nonneg("from", v)?;
+        }
+        if let Some(v) = p.int("size")? {
+            r.size = nonneg("size", v)?;
+        }
+        if let Some(s) = p.str("sort") {
+            r.sort = super::sort::parse_param(s)?;
+        }
+        if let Some(v) = p.str("track_total_hits") {
+            r.track_total_hits = track_value(v)?;
+        }
+        r.track_scores = p.bool("track_scores", r.track_scores)?;
+        r.version = p.bool("version", r.version)?;
+        r.seq_no_primary_term = p.bool("seq_no_primary_term", r.seq_no_primary_term)?;
+        r.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", false)?;
+        if r.rest_total_hits_as_int && r.track_total_hits != TrackTotalHits::Off {
+            r.track_total_hits = TrackTotalHits::Exact;
+        }
+        if let Some(t) = p.str("search_type") {
+            if t != "query_then_fetch" && t != "dfs_query_then_fetch" {
+                return Err(Error::illegal_argument(format!("No search type for [{t}]")));
+            }
+        }
+        if let Some(v) = p.str("_source") {
+            r.source = match v {
+                "false" => None,
+                "true" | "" => Some(super::all_source()),
+                list => Some(SourceFilter {
+                    includes: list.split(',').map(String::from).collect(),
+                    excludes: Vec::new(),
+                }),
+            };
+        }
+        if let Some(inc) = p.list("_source_includes") {
+            let f = r.source.get_or_insert_with(super::all_source);
+            f.includes = inc;
+        }
+        if let Some(exc) = p.list("_source_excludes") {
+            let f = r.source.get_or_insert_with(super::all_source);
+            f.excludes = exc;
+        }
+        Ok(r)
+    }
+
+    pub fn sorts_by_score_only(&self) -> bool {
+        self.sort.is_empty()
+            || (self.sort.len() == 1
+                && matches!(self.sort[0].field, SortField::Score)
+                && !self.sort[0].ascending)
+    }
+}

@@ -1,0 +1,343 @@
+//! `sort`: by field (fast-field values, min for ascending and max for descending on arrays),
+//! `_score` and `_doc`, with `order` and `missing`.
+
+use crate::dsl::json::{Node, J};
+use crate::dsl::parsing;
+use crate::error::{Error, Result};
+use crate::index::mapping::{FieldType, Mapping};
+use serde_json::Value;
+use std::cmp::Ordering;
+use tantivy::columnar::ColumnValues;
+use tantivy::{DateTime, DocId, SegmentReader};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortField {
+    Score,
+    Doc,
+    Field(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    Last,
+    First,
+    Value(Value),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortSpec {
+    pub field: SortField,
+    pub ascending: bool,
+    pub missing: Missing,
+}
+
+impl SortSpec {
+    fn new(name: &str) -> SortSpec {
+        let field = match name {
+            "_score" => SortField::Score,
+            "_doc" => SortField::Doc,
+            f => SortField::Field(f.to_string()),
+        };
+        // _score sorts descending by default, everything else ascending.
+        let ascending = field != SortField::Score;
+        SortSpec {
+            field,
+            ascending,
+            missing: Missing::Last,
+        }
+    }
+}
+
+fn order(s: &str, pos: crate::dsl::json::Pos) -> Result<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "asc" => Ok(true),
+        "desc" => Ok(false),
+        _ => Err(parsing("[sort] failed to parse field [order]", pos)
+            .caused_by(Error::illegal_argument(format!("Unknown SortOrder [{s}]")))),
+    }
+}
+
+fn one(node: &Node, out: &mut Vec<SortSpec>) -> Result<()> {
+    match &node.v {
+        J::Str(s) => out.push(SortSpec::new(s)),
+        J::Obj(entries) => {
+            for (name, _, v) in entries {
+                let mut spec = SortSpec::new(name);
+                match &v.v {
+                    J::Str(s) => spec.ascending = order(s, v.pos)?,
+                    J::Obj(opts) => {
+                        for (k, _, x) in opts {
+                            match k.as_str() {
+                                "order" => {
+                                    spec.ascending = order(&x.text().unwrap_or_default(), x.pos)?
+                                }
+                                "missing" => {
+                                    spec.missing = match x.text().as_deref() {
+                                        Some("_last") => Missing::Last,
+                                        Some("_first") => Missing::First,
+                                        _ => Missing::Value(x.to_value()),
+                                    }
+                                }
+                                "mode" | "unmapped_type" | "numeric_type" | "format" => {}
+                                _ => {
+                                    return Err(parsing(
+                                        format!("[field_sort] unknown field [{k}]"),
+                                        x.pos,
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(parsing(
+                            format!("[sort] unexpected value for [{name}]"),
+                            v.pos,
+                        ))
+                    }
+                }
+                out.push(spec);
+            }
+        }
+        _ => return Err(parsing("[sort] unexpected token", node.pos)),
+    }
+    Ok(())
+}
+
+pub fn parse_body(node: &Node) -> Result<Vec<SortSpec>> {
+    let mut out = Vec::new();
+    match &node.v {
+        J::Arr(items) => {
+            for it in items {
+                one(it, &mut out)?;
+            }
+        }
+        _ => one(node, &mut out)?,
+    }
+    Ok(out)
+}
+
+/// `?sort=field:asc,other` (a field alone keeps its default order).
+pub fn parse_param(s: &str) -> Result<Vec<SortSpec>> {
+    let mut out = Vec::new();
+    for part in s.split(',').filter(|p| !p.is_empty()) {
+        match part.rsplit_once(':') {
+            Some((f, o)) => {
+                let mut spec = SortSpec::new(f);
+                spec.ascending = order(o, Default::default())?;
+                out.push(spec);
+            }
+            None => out.push(SortSpec::new(part)),
+        }
+    }
+    Ok(out)
+}
+
+/// One sort value of a hit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortValue {
+    Missing,
+    I64(i64),
+    U64(u64),
+    F64(f64),
+    Str(String),
+}
+
+impl SortValue {
+    pub fn to_json(&self, missing: &Missing, ascending: bool, ty: Option<FieldType>) -> Value {
+        match self {
+            SortValue::Missing => match missing {
+                Missing::Value(v) => v.clone(),
+                // OpenSearch prints the extreme value it sorted the missing doc with.
+                _ => {
+                    let first = matches!(missing, Missing::First);
+                    let low = first == ascending;
+                    match ty {
+                        Some(FieldType::Keyword) | None => Value::Null,
+                        Some(
+                            FieldType::Double
+                            | FieldType::Float
+                            | FieldType::HalfFloat
+                            | FieldType::ScaledFloat,
+                        ) => {
+                            if low {
+                                Value::from("-Infinity")
+                            } else {
+                                Value::from("Infinity")
+                            }
+                        }
+                        _ => {
+                            if low {
+                                Value::from(i64::MIN)
+                            } else {
+                                Value::from(i64::MAX)
+                            }
+                        }
+                    }
+                }
+            },
+            SortValue::I64(v) => Value::from(*v),
+            SortValue::U64(v) => Value::from(*v),
+            SortValue::F64(v) => Value::from(*v),
+            SortValue::Str(s) => Value::from(s.clone()),
+        }
+    }
+
+    fn cmp_present(&self, other: &SortValue) -> Ordering {
+        match (self, other) {
+            (SortValue::I64(a), SortValue::I64(b)) => a.cmp(b),
+            (SortValue::U64(a), SortValue::U64(b)) => a.cmp(b),
+            (SortValue::F64(a), SortValue::F64(b)) => a.total_cmp(b),
+            (SortValue::Str(a), SortValue::Str(b)) => a.cmp(b),
+            _ => Ordering::Equal,
+        }
+    }
+}
+
+/// Compares two values under a spec: order applied to present values; missing ones placed
+/// first or last whatever the order (or compared as their `missing` value).
+pub fn compare(a: &SortValue, b: &SortValue, spec: &SortSpec) -> Ordering {
+    let missing_first = matches!(spec.missing, Missing::First);
+    match (a, b) {
+        (SortValue::Missing, SortValue::Missing) => Ordering::Equal,
+        (SortValue::Missing, _) => {
+            if missing_first {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            }
+        }
+        (_, SortValue::Missing) => {
+            if missing_first {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            }
+        }
+        _ => {
+            let o = a.cmp_present(b);
+            if spec.ascending {
+                o
+            } else {
+                o.reverse()
+            }
+        }
+    }
+}
+
+/// Reads a field's sort value for documents of one segment.
+pub struct FieldReader {
+    kind: Kind,
+    ascending: bool,
+}
+
+enum Kind {
+    I64(Option<tantivy::columnar::Column<i64>>),
+    U64(Option<tantivy::columnar::Column<u64>>),
+    F64(Option<tantivy::columnar::Column<f64>>),
+    Bool(Option<tantivy::columnar::Column<bool>>),
+    Date(Option<tantivy::columnar::Column<DateTime>>),
+    Str(Option<tantivy::columnar::StrColumn>),
+}
+
+impl FieldReader {
+    pub fn new(
+        reader: &SegmentReader,
+        mapping: &Mapping,
+        field: &str,
+        spec: &SortSpec,
+    ) -> Result<FieldReader> {
+        let fm = mapping.field(field).ok_or_else(|| {
+            Error::new(
+                crate::error::ErrorKind::QueryShard,
+                format!("No mapping found for [{field}] in order to sort on"),
+            )
+        })?;
+        let ff = reader.fast_fields();
+        use FieldType::*;
+        let kind = match fm.ty {
+            Text => {
+                return Err(Error::illegal_argument(format!(
+                    "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
+                )))
+            }
+            Keyword => Kind::Str(ff.str(field).ok().flatten()),
+            Long | Integer | Short | Byte => Kind::I64(ff.column_opt(field).ok().flatten()),
+            UnsignedLong => Kind::U64(ff.column_opt(field).ok().flatten()),
+            Double | Float | HalfFloat | ScaledFloat => Kind::F64(ff.column_opt(field).ok().flatten()),
+            Boolean => Kind::Bool(ff.column_opt(field).ok().flatten()),
+            Date => Kind::Date(ff.column_opt(field).ok().flatten()),
+            Ip => Kind::Str(None),
+        };
+        Ok(FieldReader {
+            kind,
+            ascending: spec.ascending,
+        })
+    }
+
+    pub fn value(&self, doc: DocId) -> SortValue {
+        fn pick<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
+            c: &tantivy::columnar::Column<T>,
+            doc: DocId,
+            asc: bool,
+        ) -> Option<T> {
+            c.values_for_doc(doc)
+                .reduce(|a, b| if (b < a) == asc { b } else { a })
+        }
+        let asc = self.ascending;
+        match &self.kind {
+            Kind::I64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::I64),
+            Kind::U64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::U64),
+            Kind::F64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::F64),
+            Kind::Bool(Some(c)) => {
+                pick(c, doc, asc).map_or(SortValue::Missing, |b| SortValue::I64(b as i64))
+            }
+            Kind::Date(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, |d| {
+                SortValue::I64(d.into_timestamp_millis())
+            }),
+            Kind::Str(Some(c)) => {
+                let ords = c.ords();
+                let ord = ords
+                    .values_for_doc(doc)
+                    .reduce(|a, b| if (b < a) == asc { b } else { a });
+                match ord {
+                    Some(o) => {
+                        let mut s = String::new();
+                        if c.ord_to_str(o, &mut s).is_ok() {
+                            SortValue::Str(s)
+                        } else {
+                            SortValue::Missing
+                        }
+                    }
+                    None => SortValue::Missing,
+                }
+            }
+            _ => SortValue::Missing,
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: &dyn ColumnValues<u64>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_and_compare() {
+        let s = parse_param("a:desc,_score").unwrap();
+        assert_eq!(s[0].field, SortField::Field("a".into()));
+        assert!(!s[0].ascending);
+        assert_eq!(s[1].field, SortField::Score);
+        assert!(!s[1].ascending);
+        let spec = SortSpec::new("a");
+        assert_eq!(
+            compare(&SortValue::Missing, &SortValue::I64(1), &spec),
+            Ordering::Greater
+        );
+        assert_eq!(
+            compare(&SortValue::I64(0), &SortValue::I64(1), &spec),
+            Ordering::Less
+        );
+    }
+}
