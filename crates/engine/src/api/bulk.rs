@@ -112,7 +112,7 @@ fn validate(items: &mut [Item]) -> Result<()> {
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             let v: Value = serde_json::from_slice(src).map_err(|e| json_error(&e, src))?;
-            item.update = Some(parse_update(&v)?);
+            item.update = Some(parse_update(&v, src)?);
         }
     }
     if errors.is_empty() {

@@ -534,10 +534,13 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     Value::Object(_) => "START_OBJECT",
                     _ => "VALUE",
                 };
+                let (line, col) = crate::util::json_syntax::value_location(body, other);
                 return Err(Error::new(
                     ErrorKind::Parsing,
                     format!("unknown key [{other}] for a {token}, expected [docs] or [ids]"),
-                ));
+                )
+                .with("line", line)
+                .with("col", col));
             }
         }
     }
@@ -606,7 +609,8 @@ pub struct UpdateRequest {
     pub detect_noop: bool,
 }
 
-pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
+/// `body` is the request's raw bytes, for the error positions OpenSearch reports.
+pub(super) fn parse_update(v: &Value, body: &[u8]) -> Result<UpdateRequest> {
     let Value::Object(m) = v else {
         return Err(Error::new(
             ErrorKind::XContentParse,
@@ -622,8 +626,8 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
     };
     for (k, val) in m {
         match k.as_str() {
-            "doc" => req.doc = Some(object_of(val, "doc")?),
-            "upsert" => req.upsert = Some(object_of(val, "upsert")?),
+            "doc" => req.doc = Some(object_of(val, "doc", body)?),
+            "upsert" => req.upsert = Some(object_of(val, "upsert", body)?),
             "doc_as_upsert" => req.doc_as_upsert = val.as_bool().unwrap_or(false),
             "detect_noop" => req.detect_noop = val.as_bool().unwrap_or(true),
             "script" | "scripted_upsert" => return Err(Error::illegal_argument(
@@ -631,10 +635,11 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
             )),
             "_source" => req.source = Some(SourceFilter::from_value(val)),
             other => {
+                let (line, col) = crate::util::json_syntax::key_location(body, other);
                 return Err(Error::new(
                     ErrorKind::XContentParse,
-                    format!("[1:2] [UpdateRequest] unknown field [{other}]"),
-                ))
+                    format!("[{line}:{col}] [UpdateRequest] unknown field [{other}]"),
+                ));
             }
         }
     }
@@ -645,14 +650,20 @@ pub(super) fn parse_update(v: &Value) -> Result<UpdateRequest> {
     Ok(req)
 }
 
-fn object_of(v: &Value, what: &str) -> Result<Map<String, Value>> {
-    match v {
-        Value::Object(m) => Ok(m.clone()),
-        _ => Err(Error::new(
-            ErrorKind::XContentParse,
-            format!("[1:2] [UpdateRequest] failed to parse field [{what}]"),
-        )),
-    }
+fn object_of(v: &Value, what: &str, body: &[u8]) -> Result<Map<String, Value>> {
+    let token = match v {
+        Value::Object(m) => return Ok(m.clone()),
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::String(_) => "VALUE_STRING",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+        Value::Array(_) => "START_ARRAY",
+    };
+    let (line, col) = crate::util::json_syntax::value_location(body, what);
+    Err(Error::new(
+        ErrorKind::XContentParse,
+        format!("[{line}:{col}] [UpdateRequest] {what} doesn't support values of type: {token}"),
+    ))
 }
 
 /// Runs one partial update with retries on conflict: the result and the document as it now is.
@@ -739,7 +750,7 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     };
     let v: Value = serde_json::from_slice(body)
         .map_err(|e| super::bulk::object_parser_error("UpdateRequest", body, &e))?;
-    let req = parse_update(&v)?;
+    let req = parse_update(&v, body)?;
     let refresh = refresh_param(p.str("refresh"))?;
     let retries = p.int("retry_on_conflict")?.unwrap_or(0);
     let pre = preconditions(

@@ -319,57 +319,6 @@ pub fn flush(node: &Node, p: &Params) -> Result<Response> {
     refresh(node, p)
 }
 
-/// Line and column (1-based, as the JSON parser reports them) where `"key"` first appears.
-fn key_position(body: &[u8], key: &str) -> (usize, usize) {
-    let needle = format!("\"{key}\"");
-    let text = String::from_utf8_lossy(body);
-    let at = text.find(&needle).unwrap_or(0);
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = at - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
-    (line, col)
-}
-
-pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    if let Some(v) = body_json(body)? {
-        if let Some(key) = v
-            .as_object()
-            .and_then(|o| o.keys().find(|k| k.as_str() != "query"))
-        {
-            let (line, col) = key_position(body.unwrap_or_default(), key);
-            return Err(Error::new(
-                ErrorKind::Parsing,
-                format!("request does not support [{key}]"),
-            )
-            .with("line", line)
-            .with("col", col));
-        }
-        let is_match_all = v
-            .get("query")
-            .map(|q| q.get("match_all").is_some())
-            .unwrap_or(true);
-        if !is_match_all {
-            return Err(Error::illegal_argument(
-                "only [match_all] counts are supported until the query DSL lands",
-            ));
-        }
-    }
-    if p.str("q").is_some() {
-        return Err(Error::illegal_argument(
-            "[q] is not supported until the query DSL lands",
-        ));
-    }
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
-    let count: u64 = svcs.iter().map(|s| s.doc_count()).sum();
-    let shards: u32 = svcs
-        .iter()
-        .map(|s| s.meta().settings.number_of_shards)
-        .sum();
-    Ok(Response::ok(
-        &json!({"count": count, "_shards": {"total": shards, "successful": shards, "skipped": 0, "failed": 0}}),
-    ))
-}
-
 fn index_stats(svc: &IndexService) -> Value {
     let docs: u64 = svc.shards().iter().map(|s| s.doc_count()).sum();
     let deleted: u64 = svc.shards().iter().map(|s| s.deleted_count()).sum();
