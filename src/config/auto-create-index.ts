@@ -1,6 +1,7 @@
 // `action.auto_create_index`: `true`, `false`, or a comma-separated list of index patterns, each
 // optionally prefixed with `+` (allow) or `-` (forbid). The first pattern that matches decides;
-// with a list and no match, the index is not created.
+// with a list and no match, the index is not created. The engine decides (and words refusals);
+// here the setting is only validated at start-up.
 import { OpenSearchError } from '../http/errors';
 
 export interface AutoCreateIndex {
@@ -33,44 +34,4 @@ export function parseAutoCreateIndex(value: string): AutoCreateIndex {
     }
   }
   return { value, enabled: true, patterns };
-}
-
-/** OpenSearch's Regex.simpleMatch: `*` matches any run of characters. */
-export function simpleMatch(pattern: string, name: string): boolean {
-  const parts = pattern.split('*');
-  if (parts.length === 1) return pattern === name;
-  const head = parts[0] ?? '';
-  const tail = parts[parts.length - 1] ?? '';
-  if (!name.startsWith(head) || name.length < head.length + tail.length || !name.endsWith(tail)) return false;
-  let pos = head.length;
-  const end = name.length - tail.length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const part = parts[i] ?? '';
-    const at = name.indexOf(part, pos);
-    if (at < 0 || at + part.length > end) return false;
-    pos = at + part.length;
-  }
-  return true;
-}
-
-/**
- * Why automatic creation of `index` is refused, as OpenSearch words it (an
- * index_not_found_exception), or undefined when it is allowed.
- */
-export function autoCreateRefusal(setting: AutoCreateIndex, index: string): OpenSearchError | undefined {
-  const refuse = (why: string): OpenSearchError =>
-    new OpenSearchError(404, 'index_not_found_exception', `no such index [${index}] and ${why}`, { index, index_uuid: '_na_' });
-  if (!setting.enabled) return refuse(`[${KEY}] is [false]`);
-  if (setting.patterns === undefined) return undefined;
-  for (const { pattern, allow } of setting.patterns) {
-    if (simpleMatch(pattern, index)) {
-      return allow ? undefined : refuse(`[${KEY}] contains [-${pattern}] which forbids automatic creation of the index`);
-    }
-  }
-  return refuse(`[${KEY}] ([${setting.value}]) doesn't match`);
-}
-
-/** Whether `index` may be created by a write to it. */
-export function autoCreateAllowed(config: { readonly action: { readonly autoCreate: AutoCreateIndex } }, index: string): boolean {
-  return autoCreateRefusal(config.action.autoCreate, index) === undefined;
 }

@@ -243,35 +243,13 @@ impl Node {
         if !create {
             return Err(Error::index_expression_not_found(name));
         }
-        if !self.auto_create_allowed(name) {
-            return Err(Error::index_not_found(name));
-        }
+        crate::metadata::auto_create::check(&self.config.auto_create_index, name)?;
         match self.create_index(name, None, None, None) {
             Ok(s) => Ok(s),
             Err(e) if e.kind == ErrorKind::ResourceAlreadyExists => self
                 .service(name)
                 .ok_or_else(|| Error::index_not_found(name)),
             Err(e) => Err(e),
-        }
-    }
-
-    fn auto_create_allowed(&self, name: &str) -> bool {
-        let v = self.config.auto_create_index.trim();
-        match v {
-            "true" | "" => true,
-            "false" => false,
-            list => {
-                for pat in list.split(',').map(str::trim) {
-                    if let Some(p) = pat.strip_prefix('-') {
-                        if glob_match(p, name) {
-                            return false;
-                        }
-                    } else if glob_match(pat.strip_prefix('+').unwrap_or(pat), name) {
-                        return true;
-                    }
-                }
-                false
-            }
         }
     }
 

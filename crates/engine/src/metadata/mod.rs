@@ -1,2 +1,3 @@
+pub mod auto_create;
 pub mod index_name;
 pub mod target;

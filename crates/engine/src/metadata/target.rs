@@ -209,5 +209,9 @@ mod tests {
         assert!(glob_match("a*c", "abbbc"));
         assert!(!glob_match("a*c", "abd"));
         assert!(glob_match("*-1", "logs-1"));
+        assert!(glob_match("a*b*c", "aXXbYYc"));
+        assert!(!glob_match("a*b*c", "acb"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("ab*ba", "aba"));
     }
 }
