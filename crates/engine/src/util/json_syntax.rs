@@ -303,40 +303,24 @@ pub fn describe(body: &[u8]) -> Option<SyntaxError> {
     s.run()
 }
 
-/// Line and column (1-based) of byte `at` in `body`.
-fn location(body: &[u8], at: usize) -> (usize, usize) {
-    let before = &body[..at.min(body.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map(|i| i + 1).unwrap_or(0);
-    (line, at - line_start + 1)
-}
-
-/// Byte offset of the first `"key"` used as a field name.
-fn key_offset(body: &[u8], key: &str) -> Option<usize> {
-    let needle = format!("\"{key}\"");
-    let mut from = 0;
-    while let Some(rel) = body[from..].windows(needle.len()).position(|w| w == needle.as_bytes()) {
-        let at = from + rel;
-        let after = &body[at + needle.len()..];
-        if after.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':') {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// Where field name `key` first appears, as Jackson locates that token.
+/// Where field name `key` of the root object first appears, as Jackson locates that token
+/// (positions come from the query DSL's positioned JSON tree, the one place that tracks them).
 pub fn key_location(body: &[u8], key: &str) -> (usize, usize) {
-    location(body, key_offset(body, key).unwrap_or(0))
+    let root = crate::dsl::json::parse(body);
+    let pos = root
+        .as_ref()
+        .and_then(|r| r.as_obj())
+        .and_then(|o| o.iter().find(|(k, _, _)| k == key))
+        .map(|(_, p, _)| *p);
+    pos.map_or((1, 1), |p| (p.line, p.col))
 }
 
-/// Where the value of field `key` starts, as Jackson locates that token.
+/// Where the value of the root object's field `key` starts, as Jackson locates that token.
 pub fn value_location(body: &[u8], key: &str) -> (usize, usize) {
-    let Some(at) = key_offset(body, key) else { return (1, 1) };
-    let colon = at + body[at..].iter().position(|&b| b == b':').unwrap_or(0);
-    let value = colon + 1 + body[colon + 1..].iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
-    location(body, value)
+    let root = crate::dsl::json::parse(body);
+    root.as_ref()
+        .and_then(|r| r.get(key))
+        .map_or((1, 1), |n| (n.pos.line, n.pos.col))
 }
 
 #[cfg(test)]
@@ -388,6 +372,7 @@ mod tests {
         assert_eq!(key_location(body, "bogus"), (1, 19));
         assert_eq!(value_location(body, "doc"), (1, 9));
         assert_eq!(value_location(b"{\n  \"x\": [1]}", "x"), (2, 8));
+        assert_eq!(key_location(b"{}", "missing"), (1, 1));
     }
 
     #[test]
