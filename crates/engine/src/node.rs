@@ -6,7 +6,7 @@ use crate::index::index_service::{IndexMeta, IndexService};
 use crate::index::mapping::Mapping;
 use crate::index::settings::{Durability, IndexSettings};
 use crate::metadata::index_name::validate_index_name;
-use crate::metadata::target::{self, glob_match, IndicesOptions};
+use crate::metadata::target::{self, IndicesOptions};
 use crate::util::{fs::atomic_write, ids};
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};

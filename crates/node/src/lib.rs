@@ -56,8 +56,9 @@ impl Engine {
         body: Option<Buffer>,
     ) -> Result<Object<'env>> {
         let params = Params::from_json(&params).map_err(|e| engine_error(&e))?;
-        // Copy the body before leaving the JS thread: JS may reuse its memory.
-        let body: Option<Vec<u8>> = body.map(|b| b.to_vec());
+        // The body Buffer itself goes to the pool (no copy of multi-megabyte bulks on the JS
+        // thread): request bodies are never written to by the HTTP layer once read, and napi-rs
+        // releases the reference on the JS thread when the job drops it.
         let (deferred, promise) = env.create_deferred::<EngineResponse, _>()?;
         let node = self.node.clone();
         let is_write = quarry_engine::api::is_write(&action);
