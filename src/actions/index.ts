@@ -14,6 +14,7 @@ import { indicesPutSettings } from './indices/put-settings';
 import { indicesRefresh } from './indices/refresh';
 import { indicesFlush } from './indices/flush';
 import { indicesStats } from './indices/stats';
+import { indicesAnalyze, indicesAnalyzeGet } from './indices/analyze';
 import { indicesUpdateAliases } from './indices/update-aliases';
 import { indicesPutAlias } from './indices/put-alias';
 import { indicesDeleteAlias } from './indices/delete-alias';
@@ -48,6 +49,8 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesRefresh,
   indicesFlush,
   indicesStats,
+  indicesAnalyze,
+  indicesAnalyzeGet,
   indicesUpdateAliases,
   indicesPutAlias,
   indicesDeleteAlias,

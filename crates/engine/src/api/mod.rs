@@ -2,6 +2,7 @@
 //! raw body, returning a status and the final JSON bytes. One module per API area.
 
 mod aliases;
+mod analyze;
 mod bulk;
 mod cat;
 mod cluster;
@@ -95,6 +96,7 @@ pub fn execute(
         "indices:data/read/exists" => document::exists(node, params),
         "indices:data/read/source" => document::get_source(node, params),
         "indices:data/read/mget" => document::mget(node, params, body),
+        "indices:admin/analyze" => analyze::analyze(node, params, body),
         other => Err(Error::illegal_argument(format!(
             "unknown engine action [{other}]"
         ))),

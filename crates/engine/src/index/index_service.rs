@@ -1,6 +1,7 @@
 //! One index: its metadata (settings, mapping, aliases, persisted atomically) and its shards.
 //! Writes route to shards by murmur3 of `_routing` or `_id`, as OpenSearch does.
 
+use crate::analysis::Registry;
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::document_parser::{parse_document, FieldValue};
 use crate::index::mapping::Mapping;
@@ -77,12 +78,45 @@ pub struct IndexService {
     mapping_lock: Mutex<()>,
 }
 
+thread_local! {
+    /// The analysis registry of the index whose shards this thread is opening (`Shard::open`
+    /// takes a plain `fn` for tokenizer setup, and replays its translog with it).
+    static OPENING: std::cell::RefCell<Option<Arc<Registry>>> = const { std::cell::RefCell::new(None) };
+}
+
 fn tokenizers(index: &tantivy::Index) {
-    crate::analysis::register(index.tokenizers());
+    OPENING.with(|r| match &*r.borrow() {
+        Some(reg) => crate::analysis::register(index.tokenizers(), reg),
+        None => crate::analysis::register(index.tokenizers(), &Registry::global()),
+    });
+}
+
+/// Builds the index's analysis registry and checks that every analyzer the mapping names
+/// exists (OpenSearch's error shape for index creation).
+fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
+    let reg = Registry::from_settings(&meta.settings.flat)?;
+    meta.mapping
+        .check_analyzers(&|n| reg.analyzer(n).is_some())
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::MapperParsing,
+                format!("Failed to parse mapping [_doc]: {}", e.reason),
+            )
+            .caused_by(e)
+        })?;
+    Ok(Arc::new(reg))
+}
+
+fn with_registry<T>(reg: Arc<Registry>, f: impl FnOnce() -> T) -> T {
+    OPENING.with(|r| *r.borrow_mut() = Some(reg));
+    let out = f();
+    OPENING.with(|r| *r.borrow_mut() = None);
+    out
 }
 
 impl IndexService {
     pub fn create(dir: &Path, meta: IndexMeta) -> Result<Arc<IndexService>> {
+        let registry = analysis_for(&meta)?;
         std::fs::create_dir_all(dir)?;
         let schema = match schema::extend(&schema::base_schema(), &meta.mapping) {
             Some(ext) => ext.schema,
@@ -91,9 +125,11 @@ impl IndexService {
         persist(dir, &meta)?;
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
-        let shards = (0..meta.settings.number_of_shards)
-            .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, tokenizers, &parse))
-            .collect::<Result<Vec<_>>>()?;
+        let shards = with_registry(registry, || {
+            (0..meta.settings.number_of_shards)
+                .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, tokenizers, &parse))
+                .collect::<Result<Vec<_>>>()
+        })?;
         Ok(Arc::new(IndexService {
             dir: dir.to_path_buf(),
             meta: RwLock::new(Arc::new(meta)),
@@ -115,17 +151,20 @@ impl IndexService {
         };
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
-        let shards = (0..meta.settings.number_of_shards)
-            .map(|n| {
-                Shard::open(
-                    &dir.join(n.to_string()),
-                    n,
-                    &schema::base_schema(),
-                    tokenizers,
-                    &parse,
-                )
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let registry = Arc::new(Registry::from_settings(&meta.settings.flat)?);
+        let shards = with_registry(registry, || {
+            (0..meta.settings.number_of_shards)
+                .map(|n| {
+                    Shard::open(
+                        &dir.join(n.to_string()),
+                        n,
+                        &schema::base_schema(),
+                        tokenizers,
+                        &parse,
+                    )
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
         let svc = Arc::new(IndexService {
             dir: dir.to_path_buf(),
             meta: RwLock::new(Arc::new(meta)),
@@ -179,6 +218,8 @@ impl IndexService {
         let _g = self.mapping_lock.lock();
         let current = self.meta();
         let merged = current.mapping.merged(update)?;
+        let registry = crate::analysis::Registry::from_settings(&current.settings.flat)?;
+        update.check_analyzers(&|n| registry.analyzer(n).is_some())?;
         if merged.render() == current.mapping.render() {
             return Ok(false);
         }

@@ -315,11 +315,8 @@ impl FieldMapping {
                     let s = v.as_str().ok_or_else(|| {
                         mapper_err(format!("[{k}] on mapper [{name}] must be a string"))
                     })?;
-                    if !crate::analysis::is_known_analyzer(s) {
-                        return Err(Error::illegal_argument(format!(
-                            "analyzer [{s}] has not been configured in mappings"
-                        )));
-                    }
+                    // Whether the analyzer exists depends on the index's analysis settings:
+                    // checked by `Mapping::check_analyzers` where those are known.
                     if k == "analyzer" {
                         fm.analyzer = s.to_string();
                         if !def.contains_key("search_analyzer") {
@@ -745,6 +742,23 @@ impl Mapping {
             m.insert("properties".into(), p.clone());
         }
         Value::Object(m)
+    }
+
+    /// Refuses a field whose `analyzer`/`search_analyzer`/`search_quote_analyzer` the index
+    /// cannot resolve (`known` answers for built-in and the index's own analyzers).
+    pub fn check_analyzers(&self, known: &dyn Fn(&str) -> bool) -> Result<()> {
+        for leaf in self.leaves() {
+            for key in ["analyzer", "search_analyzer", "search_quote_analyzer"] {
+                if let Some(name) = leaf.field.params.get(key).and_then(Value::as_str) {
+                    if !known(name) {
+                        return Err(Error::illegal_argument(format!(
+                            "analyzer [{name}] has not been configured in mappings"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every leaf field (multi-fields included), in a stable order.
