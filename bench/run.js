@@ -1,11 +1,22 @@
 'use strict';
-// `npm run bench`: the benches of issue 2, each side by side with its peer in the same run.
+// `npm run bench`: every bench side by side with its peers in the same run.
+//   suite    the OSB workloads in bench/workloads (bench/workload.js): Quarry, a fresh OpenSearch,
+//            the engine alone, minisearch and flexsearch; ingest, the query mix, memory, start-up,
+//            the correctness gate (issue 6)
 //   ingest   `_bulk` over HTTP (bench/ingest.js) vs the engine alone (crates/engine/benches/ingest.rs)
 //   root     `GET /` of Quarry vs a bare fastify hello-world (bench/root.js)
 //   latency  `GET /` p99 while bulk ingest runs (bench/latency.js)
-// Flags: --only ingest|root|latency (comma list) --corpus-dir DIR (default ../shared/corpus)
-//        --batch 5000 --clients 2 --rounds 2 --duration 5 --out bench/results
-// Writes results.json and summary.md to bench/results/<timestamp>/ and prints the summary.
+// Flags: --only <list>   comma list of: ingest, root, latency, suite, or within the suite a
+//                        workload (debian-packages), an op (match-or), workload/op, or a category
+//                        (text, term-level, sort, paging, count, aggregations); default: everything
+//        --quick         a small slice for development: 3,000 docs per workload, short windows,
+//                        and the ingest/root/latency benches only when named in --only
+//        --contenders quarry,opensearch,engine,minisearch,flexsearch
+//        --warmup 0.4 --duration 1 --tp-duration 1 --tp-clients 4 (seconds per op; suite)
+//        --limit N (docs per workload) --corpus-dir DIR (default ../shared/corpus)
+//        --batch 5000 --clients 2 --rounds 1 --root-duration 3 --out bench/results
+// Writes results.json, summary.md and the SVG charts to bench/results/<timestamp>/ and prints
+// the summary. ORACLE_HEAP sets OpenSearch's heap (default 1g).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -15,27 +26,49 @@ const { ROOT, buildEngineBench, runEngineBench, hasTaskset } = require('./lib/pr
 const { freshServerIngest } = require('./ingest');
 const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
+const { runSuite, CONTENDERS } = require('./workload');
+const { suiteMarkdown, writeCharts } = require('./lib/report');
 
 const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5 };
 
+const OLD_GROUPS = ['ingest', 'root', 'latency'];
+
 function parseArgs(argv) {
   const o = {
-    only: 'ingest,root,latency',
+    only: null,
     'corpus-dir': path.resolve(ROOT, '..', 'shared', 'corpus'),
     batch: '5000',
     clients: '2',
-    rounds: '2',
-    duration: '5',
+    rounds: '1',
+    'root-duration': '3',
+    contenders: CONTENDERS.join(','),
+    warmup: '0.4',
+    duration: '1',
+    'tp-duration': '1',
+    'tp-clients': '4',
     out: path.join(__dirname, 'results'),
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i].replace(/^--/, '');
     const eq = k.indexOf('=');
-    if (eq > 0) o[k.slice(0, eq)] = k.slice(eq + 1);
+    if (k === 'quick') o.quick = true;
+    else if (eq > 0) o[k.slice(0, eq)] = k.slice(eq + 1);
     else o[k] = argv[++i];
   }
-  o.only = new Set(o.only.split(','));
-  for (const k of o.only) if (!['ingest', 'root', 'latency'].includes(k)) throw new Error(`--only: unknown bench [${k}]`);
+  if (o.quick) {
+    for (const [k, v] of Object.entries({ limit: '3000', warmup: '0.05', duration: '0.2', 'tp-duration': '0.2', 'root-duration': '1' })) {
+      if (!argv.some((a) => a.replace(/^--/, '').split('=')[0] === k)) o[k] = v;
+    }
+  }
+  const tokens = o.only ? o.only.split(',').map((t) => t.trim()).filter(Boolean) : null;
+  // Which of the issue-2 benches run: named ones, or all of them in a full run without --only.
+  o.groups = new Set(tokens ? tokens.filter((t) => OLD_GROUPS.includes(t)) : o.quick ? [] : OLD_GROUPS);
+  // The suite: everything without --only; else the tokens that are not issue-2 groups (`ingest`
+  // also selects the suite's ingest), or all of it for `suite`.
+  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency'].includes(t)) : null;
+  o.suite = !tokens || suiteTokens.length > 0;
+  o.suiteOnly = !tokens || suiteTokens.includes('suite') ? null : new Set(suiteTokens);
+  for (const c of o.contenders.split(',')) if (!CONTENDERS.includes(c)) throw new Error(`--contenders: unknown [${c}]`);
   return o;
 }
 
@@ -158,34 +191,72 @@ async function main() {
   const started = new Date();
   const t0 = Date.now();
   const log = (m) => process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}\n`);
-  const res = { started: started.toISOString(), env: environment(), options: { ...o, only: [...o.only] }, targets: TARGETS };
-  if (o.only.has('ingest')) res.ingest = await ingestBench(o, log);
-  if (o.only.has('root')) {
-    log('GET / : quarry vs fastify hello …');
-    res.root = await rootBench({ rounds: Number(o.rounds), duration: Number(o.duration) });
-  }
-  if (o.only.has('latency')) {
-    log('GET / latency during bulk ingest …');
-    res.latency = await latencyBench({ corpusDir: path.resolve(o['corpus-dir']), batch: Number(o.batch), clients: Number(o.clients), duration: Number(o.duration) * 2 });
-  }
-  res.elapsed_s = (Date.now() - t0) / 1000;
-  const table = summarize(res);
+  const res = { started: started.toISOString(), env: environment(), options: { ...o, groups: [...o.groups], suiteOnly: o.suiteOnly ? [...o.suiteOnly] : null }, targets: TARGETS };
   const dir = path.join(path.resolve(o.out), started.toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
+  if (o.suite) {
+    res.suite = await runSuite(
+      {
+        only: o.suiteOnly,
+        contenders: o.contenders.split(','),
+        corpusDir: path.resolve(o['corpus-dir']),
+        warmup: Number(o.warmup),
+        duration: Number(o.duration),
+        tpDuration: Number(o['tp-duration']),
+        tpClients: Number(o['tp-clients']),
+        limit: o.limit ? Number(o.limit) : undefined,
+      },
+      log,
+    );
+  }
+  if (o.groups.has('ingest')) res.ingest = await ingestBench(o, log);
+  if (o.groups.has('root')) {
+    log('GET / : quarry vs fastify hello …');
+    res.root = await rootBench({ rounds: Number(o.rounds), duration: Number(o['root-duration']) });
+  }
+  if (o.groups.has('latency')) {
+    log('GET / latency during bulk ingest …');
+    res.latency = await latencyBench({ corpusDir: path.resolve(o['corpus-dir']), batch: Number(o.batch), clients: Number(o.clients), duration: Number(o['root-duration']) * 2 });
+  }
+  res.elapsed_s = (Date.now() - t0) / 1000;
+  const table = res.ingest || res.root || res.latency ? summarize(res) : null;
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(res, null, 2) + '\n');
   const e = res.env;
   const md = [
     `# Quarry bench ${res.started}`,
     '',
-    `git ${e.git}, Node ${e.node}, ${e.cpus} × ${e.cpu_model}, ${e.mem_gb} GB, ${e.platform}; run took ${res.elapsed_s.toFixed(0)} s.`,
-    'Ingest: fresh node and data dir per round, release addon, bodies built before the clock; server and engine bench unpinned on all cores; median of rounds.',
+    `git ${e.git}, Node ${e.node}, ${e.cpus} × ${e.cpu_model}, ${e.mem_gb} GB, ${e.platform}; run took ${res.elapsed_s.toFixed(0)} s${o.quick ? '; **--quick** (a slice: not for quoting)' : ''}.`,
     '',
-    table,
-    '',
-  ].join('\n');
-  fs.writeFileSync(path.join(dir, 'summary.md'), md);
-  console.log(md);
-  console.log(`results: ${path.relative(process.cwd(), dir)}/{results.json,summary.md}`);
+  ];
+  if (res.suite) {
+    const s = res.suite;
+    const docs = s.workloads.map((w) => `${w.name} ${w.docs.toLocaleString('en-US')}`).join(', ');
+    md.push(
+      '## Workloads (bench/workloads, OSB format)',
+      '',
+      `Docs: ${docs}. Contenders one after another on the same ${e.cpus} cores, unpinned, the load generator in its own process: ` +
+        `Quarry (release addon, fresh data dir), OpenSearch 2.19.1 (fresh node from the oracle's jars, heap ${s.os_heap}, 1 shard, 0 replicas), ` +
+        `the engine alone (crates/engine/benches/search.rs on Quarry's index), minisearch and flexsearch in-process (text ops only, top 10, not gated: other analysis and scoring). ` +
+        `Per op: ${o.warmup} s warm-up, then ${o.duration} s closed loop with 1 connection (service time) and ${o['tp-duration']} s with ${o['tp-clients']} connections (throughput). ` +
+        'Gate: hit count, top ids (ties allowed) and aggregations against OpenSearch; a FAILED op is not timed in the goals. Ratios are Quarry ÷ the other.',
+      '',
+      suiteMarkdown(s, writeCharts(s, dir)),
+    );
+  }
+  if (table) {
+    md.push(
+      '## Ingest and HTTP floor (issue 2)',
+      '',
+      'Ingest: fresh node and data dir per round, release addon, bodies built before the clock; server and engine bench unpinned on all cores; median of rounds.',
+      '',
+      table,
+      '',
+    );
+  }
+  md.push('');
+  fs.writeFileSync(path.join(dir, 'summary.md'), md.join('\n'));
+  console.log(md.join('\n'));
+  console.log(`results: ${path.relative(process.cwd(), dir)}/{results.json,summary.md,*.svg}`);
 }
 
 main().catch((e) => {

@@ -9,7 +9,7 @@ const zlib = require('node:zlib');
 const CORPORA = ['debian-packages', 'npm-packages'];
 
 function mappingPath(corpus) {
-  return path.join(__dirname, '..', 'mappings', `${corpus}.json`);
+  return path.join(__dirname, '..', 'workloads', corpus, 'index.json');
 }
 
 function buildBodies(corpusDir, corpus, { batch = 5000, limit = Infinity } = {}) {

@@ -9,8 +9,11 @@
 // reports latency from the scheduled time, so a stalled server is not hidden (coordinated
 // omission).
 //
+// A request body (`body`, a Buffer; CLI --body-file, sent as application/json) makes it a search
+// load generator: every request is the same `method path` with the same body.
+//
 // CLI: node bench/lib/loadgen.js --url http://127.0.0.1:9200/ [--connections 50] [--pipelining 1]
-//      [--warmup 2] [--duration 8] [--rate 0] [--method GET] ; prints one JSON line.
+//      [--warmup 2] [--duration 8] [--rate 0] [--method GET] [--body-file F] ; prints one JSON line.
 const net = require('node:net');
 
 function percentiles(values) {
@@ -22,12 +25,14 @@ function percentiles(values) {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, rate = 0, method = 'GET', headers = {} }) {
+function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, rate = 0, method = 'GET', headers = {}, body }) {
   const u = new URL(url);
-  const hdrs = Object.entries({ host: u.host, connection: 'keep-alive', ...headers })
+  const bodyHeaders = body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {};
+  const hdrs = Object.entries({ host: u.host, connection: 'keep-alive', ...bodyHeaders, ...headers })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
-  const request = Buffer.from(`${method} ${u.pathname}${u.search} HTTP/1.1\r\n${hdrs}\r\n`);
+  const head = Buffer.from(`${method} ${u.pathname}${u.search} HTTP/1.1\r\n${hdrs}\r\n`);
+  const request = body ? Buffer.concat([head, body]) : head;
   const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
   return new Promise((resolve, reject) => {
@@ -36,6 +41,7 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
     const end = measureFrom + duration * 1000;
     let measuring = false;
     let completed = 0;
+    let total = 0; // every response, warm-up included (for CPU time per request)
     let non2xx = 0;
     let errors = 0;
     let bytes = 0;
@@ -59,6 +65,7 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
         warmup_s: warmup,
         duration_s: secs,
         requests: completed,
+        total_requests: total,
         rps: completed / secs,
         mb_per_s: bytes / 1e6 / secs,
         non2xx,
@@ -137,6 +144,7 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
             consumed = need;
           }
           bytes += consumed;
+          total++;
           buf = buf.subarray(consumed);
           need = -1;
           const t = now();
@@ -174,6 +182,7 @@ if (require.main === module) {
     duration: Number(o.duration ?? 8),
     rate: Number(o.rate ?? 0),
     method: o.method ?? 'GET',
+    body: o['body-file'] ? require('node:fs').readFileSync(o['body-file']) : undefined,
   }).then(
     (r) => process.stdout.write(JSON.stringify(r) + '\n'),
     (e) => {

@@ -86,6 +86,9 @@ async function startQuarry({ cpus, dataDir, keepData = false } = {}) {
   ]);
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForLine(child, /listening on/, 30000, 'quarry');
+  const listeningMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  // Start-up is measured as OpenSearch's is: spawn → first `GET /` answered 200.
+  await firstGet(`http://127.0.0.1:${port}/`);
   const startupMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const stop = stopper(child);
   return {
@@ -95,12 +98,32 @@ async function startQuarry({ cpus, dataDir, keepData = false } = {}) {
     port,
     dataDir: dir,
     startupMs,
+    listeningMs,
     child,
     async stop() {
       await stop();
       if (!keepData && !dataDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function firstGet(url) {
+  const http = require('node:http');
+  const once = () =>
+    new Promise((resolve) => {
+      const req = http.get(url, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200));
+      });
+      req.on('error', () => resolve(false));
+    });
+  return (async () => {
+    for (let i = 0; i < 2000; i++) {
+      if (await once()) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`no 200 from ${url}`);
+  })();
 }
 
 /** Starts bench/hello.js (bare fastify, `GET /` → {"hello":"world"}). */
@@ -132,20 +155,20 @@ function runJsonChild(script, args, { cpus } = {}) {
   });
 }
 
-/** Builds the Rust engine bench in release (bench profile) and returns its executable path. */
-function buildEngineBench() {
+/** Builds a Rust engine bench (crates/engine/benches/<name>.rs) in release and returns its executable path. */
+function buildEngineBench(name = 'ingest') {
   const out = execFileSync(
     'cargo',
-    ['bench', '-p', 'quarry-engine', '--bench', 'ingest', '--no-run', '--message-format=json'],
+    ['bench', '-p', 'quarry-engine', '--bench', name, '--no-run', '--message-format=json'],
     { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 },
   );
   let exe;
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
     const m = JSON.parse(line);
-    if (m.reason === 'compiler-artifact' && m.target?.name === 'ingest' && m.executable) exe = m.executable;
+    if (m.reason === 'compiler-artifact' && m.target?.name === name && m.executable) exe = m.executable;
   }
-  if (!exe) throw new Error('cargo did not report the ingest bench executable');
+  if (!exe) throw new Error(`cargo did not report the ${name} bench executable`);
   return exe;
 }
 
