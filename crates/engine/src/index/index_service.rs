@@ -7,7 +7,7 @@ use crate::index::document_parser::{parse_document, FieldValue};
 use crate::index::mapping::Mapping;
 use crate::index::schema;
 use crate::index::settings::IndexSettings;
-use crate::index::shard::{OpResult, Preconditions, Shard, ShardOp};
+use crate::index::shard::{OpResult, Preconditions, Shard, ShardOp, TokenizerSetup};
 use crate::util::murmur3::shard_for;
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
@@ -74,21 +74,17 @@ pub struct IndexService {
     dir: PathBuf,
     meta: RwLock<Arc<IndexMeta>>,
     shards: Vec<Arc<Shard>>,
+    /// The index's analyzers: analysis settings are static, so built once per open.
+    registry: Arc<Registry>,
     /// Serializes mapping changes (explicit and dynamic) and their schema extensions.
     mapping_lock: Mutex<()>,
 }
 
-thread_local! {
-    /// The analysis registry of the index whose shards this thread is opening (`Shard::open`
-    /// takes a plain `fn` for tokenizer setup, and replays its translog with it).
-    static OPENING: std::cell::RefCell<Option<Arc<Registry>>> = const { std::cell::RefCell::new(None) };
-}
-
-fn tokenizers(index: &tantivy::Index) {
-    OPENING.with(|r| match &*r.borrow() {
-        Some(reg) => crate::analysis::register(index.tokenizers(), reg),
-        None => crate::analysis::register(index.tokenizers(), &Registry::global()),
-    });
+/// Registers an index's analyzers into each of its tantivy indices (at open, and again after a
+/// schema extension reopens one).
+fn tokenizer_setup(registry: &Arc<Registry>) -> TokenizerSetup {
+    let registry = registry.clone();
+    Arc::new(move |index: &tantivy::Index| crate::analysis::register(index.tokenizers(), &registry))
 }
 
 /// Builds the index's analysis registry and checks that every analyzer the mapping names
@@ -107,13 +103,6 @@ fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
     Ok(Arc::new(reg))
 }
 
-fn with_registry<T>(reg: Arc<Registry>, f: impl FnOnce() -> T) -> T {
-    OPENING.with(|r| *r.borrow_mut() = Some(reg));
-    let out = f();
-    OPENING.with(|r| *r.borrow_mut() = None);
-    out
-}
-
 impl IndexService {
     pub fn create(dir: &Path, meta: IndexMeta) -> Result<Arc<IndexService>> {
         let registry = analysis_for(&meta)?;
@@ -125,15 +114,15 @@ impl IndexService {
         persist(dir, &meta)?;
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
-        let shards = with_registry(registry, || {
-            (0..meta.settings.number_of_shards)
-                .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, tokenizers, &parse))
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let setup = tokenizer_setup(&registry);
+        let shards = (0..meta.settings.number_of_shards)
+            .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, setup.clone(), &parse))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Arc::new(IndexService {
             dir: dir.to_path_buf(),
             meta: RwLock::new(Arc::new(meta)),
             shards,
+            registry,
             mapping_lock: Mutex::new(()),
         }))
     }
@@ -152,23 +141,23 @@ impl IndexService {
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
         let registry = Arc::new(Registry::from_settings(&meta.settings.flat)?);
-        let shards = with_registry(registry, || {
-            (0..meta.settings.number_of_shards)
-                .map(|n| {
-                    Shard::open(
-                        &dir.join(n.to_string()),
-                        n,
-                        &schema::base_schema(),
-                        tokenizers,
-                        &parse,
-                    )
-                })
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let setup = tokenizer_setup(&registry);
+        let shards = (0..meta.settings.number_of_shards)
+            .map(|n| {
+                Shard::open(
+                    &dir.join(n.to_string()),
+                    n,
+                    &schema::base_schema(),
+                    setup.clone(),
+                    &parse,
+                )
+            })
+            .collect::<Result<Vec<_>>>()?;
         let svc = Arc::new(IndexService {
             dir: dir.to_path_buf(),
             meta: RwLock::new(Arc::new(meta)),
             shards,
+            registry,
             mapping_lock: Mutex::new(()),
         });
         // The mapping file is written after meta.json on extension; a crash between the two
@@ -216,10 +205,13 @@ impl IndexService {
     /// its tantivy field. Returns whether anything changed.
     pub fn merge_mapping(&self, update: &Mapping) -> Result<bool> {
         let _g = self.mapping_lock.lock();
+        self.merge_mapping_locked(update)
+    }
+
+    fn merge_mapping_locked(&self, update: &Mapping) -> Result<bool> {
         let current = self.meta();
         let merged = current.mapping.merged(update)?;
-        let registry = crate::analysis::Registry::from_settings(&current.settings.flat)?;
-        update.check_analyzers(&|n| registry.analyzer(n).is_some())?;
+        update.check_analyzers(&|n| self.registry.analyzer(n).is_some())?;
         if merged.render() == current.mapping.render() {
             return Ok(false);
         }
@@ -234,13 +226,19 @@ impl IndexService {
     /// Field values for a document, applying any dynamic mapping it introduces.
     pub fn parse(&self, id: &str, source: &Value) -> Result<Vec<(String, FieldValue)>> {
         let parsed = parse_document(&self.meta().mapping, id, source)?;
-        let Some(update) = parsed.dynamic_update else {
+        if parsed.dynamic_update.is_none() {
             return Ok(parsed.values);
-        };
-        let update = Mapping::parse(&update)?;
-        self.merge_mapping(&update)?;
+        }
+        // Concurrent writers may map the same new field at once (one seeing `1.5`, another `2`):
+        // under the lock, parse again against the mapping as it is now, so the second one
+        // follows the first instead of conflicting with it, as OpenSearch does.
+        let _g = self.mapping_lock.lock();
         let again = parse_document(&self.meta().mapping, id, source)?;
-        Ok(again.values)
+        let Some(update) = again.dynamic_update else {
+            return Ok(again.values);
+        };
+        self.merge_mapping_locked(&Mapping::parse(&update)?)?;
+        Ok(parse_document(&self.meta().mapping, id, source)?.values)
     }
 
     pub fn shard_of(&self, id: &str, routing: Option<&str>) -> u32 {

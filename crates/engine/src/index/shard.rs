@@ -113,6 +113,9 @@ impl MergePolicy for FreezingMergePolicy {
     }
 }
 
+/// Registers the index's analyzers into a freshly opened tantivy index.
+pub type TokenizerSetup = Arc<dyn Fn(&Index) + Send + Sync>;
+
 /// Turns a logged `_source` back into field values (the mapping lives above the shard).
 pub type ReplayParser = dyn Fn(&str, &[u8]) -> Result<Vec<(String, FieldValue)>>;
 
@@ -129,7 +132,7 @@ pub struct Shard {
     unsynced: AtomicBool,
     last_refresh_ms: AtomicI64,
     last_sync_ms: AtomicI64,
-    tokenizer_setup: fn(&Index),
+    tokenizer_setup: TokenizerSetup,
 }
 
 fn payload_seq_no(index: &Index) -> Result<i64> {
@@ -148,7 +151,7 @@ impl Shard {
         dir: &Path,
         number: u32,
         schema_for_new: &Schema,
-        setup: fn(&Index),
+        setup: TokenizerSetup,
         parse: &ReplayParser,
     ) -> Result<Arc<Shard>> {
         let index_dir = dir.join("index");
