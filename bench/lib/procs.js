@@ -75,7 +75,7 @@ function stopper(child) {
 }
 
 /** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
-async function startQuarry({ cpus, dataDir, keepData = false } = {}) {
+async function startQuarry({ cpus, dataDir, keepData = false, settings = {} } = {}) {
   const port = await freePort();
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
   const t0 = process.hrtime.bigint();
@@ -83,6 +83,7 @@ async function startQuarry({ cpus, dataDir, keepData = false } = {}) {
     path.join(ROOT, 'dist', 'server.js'),
     '-E', `http.port=${port}`,
     '-E', `path.data=${dir}`,
+    ...Object.entries(settings).flatMap(([k, v]) => ['-E', `${k}=${v}`]),
   ]);
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForLine(child, /listening on/, 30000, 'quarry');

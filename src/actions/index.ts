@@ -33,6 +33,8 @@ import { documentMget } from './document/mget';
 import { documentBulk } from './document/bulk';
 import { searchCount } from './search/count';
 import { searchSearch } from './search/search';
+import { nodesInfo } from './nodes/info';
+import { nodesStats } from './nodes/stats';
 
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
@@ -69,4 +71,6 @@ export const ACTIONS: readonly ActionSpec[] = [
   documentBulk,
   searchCount,
   searchSearch,
+  nodesStats,
+  nodesInfo,
 ];
