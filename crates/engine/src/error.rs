@@ -21,6 +21,8 @@ pub enum ErrorKind {
     VersionConflict,
     DocumentMissing,
     Parse,
+    /// Lucene's `ParseException` (query_string syntax): the same name, but a Java exception.
+    LuceneParse,
     XContentParse,
     Parsing,
     NamedObjectNotFound,
@@ -57,7 +59,7 @@ impl ErrorKind {
             StrictDynamicMapping => ("strict_dynamic_mapping_exception", 400),
             VersionConflict => ("version_conflict_engine_exception", 409),
             DocumentMissing => ("document_missing_exception", 404),
-            Parse => ("parse_exception", 400),
+            Parse | LuceneParse => ("parse_exception", 400),
             XContentParse => ("x_content_parse_exception", 400),
             Parsing => ("parsing_exception", 400),
             NamedObjectNotFound => ("named_object_not_found_exception", 400),
@@ -181,6 +183,7 @@ impl Error {
         matches!(
             self.kind,
             ErrorKind::IllegalArgument
+                | ErrorKind::LuceneParse
                 | ErrorKind::IllegalState
                 | ErrorKind::NumberFormat
                 | ErrorKind::JsonParse

@@ -2,11 +2,14 @@
 //! carry OpenSearch's `parsing_exception` / `x_content_parse_exception` reasons and positions.
 
 pub mod bool_query;
+pub mod boosting;
 pub mod constant_score;
 pub mod dis_max;
 pub mod exists;
+pub mod fuzziness;
 pub mod ids;
 pub mod json;
+pub mod lucene_syntax;
 pub mod match_all;
 pub mod match_none;
 pub mod match_phrase;
@@ -14,8 +17,11 @@ pub mod match_query;
 pub mod minimum_should_match;
 pub mod multi_match;
 pub mod prefix;
+pub mod query_string;
 pub mod range;
+pub mod simple_syntax;
 pub mod term;
+pub mod term_level;
 pub mod terms;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -77,6 +83,17 @@ pub enum Query {
         tie_breaker: f32,
         boost: f32,
     },
+    Wildcard(term_level::MultiTermQuery),
+    Regexp(term_level::MultiTermQuery),
+    Fuzzy(term_level::FuzzyQuery),
+    Boosting {
+        positive: Box<Query>,
+        negative: Box<Query>,
+        negative_boost: f32,
+        boost: f32,
+    },
+    QueryString(Box<query_string::QueryStringQuery>),
+    SimpleQueryString(Box<query_string::SimpleQueryStringQuery>),
 }
 
 pub const DEFAULT_BOOST: f32 = 1.0;
@@ -116,6 +133,12 @@ pub fn parse_query(node: &Node) -> Result<Query> {
         "multi_match" => multi_match::parse,
         "constant_score" => constant_score::parse,
         "dis_max" => dis_max::parse,
+        "query_string" => query_string::parse,
+        "wildcard" => term_level::parse_wildcard,
+        "regexp" => term_level::parse_regexp,
+        "fuzzy" => term_level::parse_fuzzy,
+        "boosting" => boosting::parse,
+        "simple_query_string" => query_string::parse_simple,
         other => {
             return Err(
                 parsing(format!("unknown query [{other}]"), body.pos).caused_by(Error::new(

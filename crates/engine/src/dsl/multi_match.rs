@@ -12,14 +12,35 @@ use serde_json::Value;
 pub enum MultiMatchType {
     BestFields,
     MostFields,
+    CrossFields,
     Phrase,
+    PhrasePrefix,
+    BoolPrefix,
+}
+
+/// A `type` name (`best_fields`, …, and the old aliases).
+pub fn parse_type(t: &str, pos: super::json::Pos) -> Result<MultiMatchType> {
+    Ok(match t {
+        "best_fields" | "boolean" => MultiMatchType::BestFields,
+        "most_fields" => MultiMatchType::MostFields,
+        "cross_fields" => MultiMatchType::CrossFields,
+        "phrase" | "match_phrase" => MultiMatchType::Phrase,
+        "phrase_prefix" | "match_phrase_prefix" => MultiMatchType::PhrasePrefix,
+        "bool_prefix" => MultiMatchType::BoolPrefix,
+        _ => {
+            return Err(parsing(
+                format!("[multi_match] query does not allow type [{t}]"),
+                pos,
+            ))
+        }
+    })
 }
 
 impl MultiMatchType {
     /// OpenSearch's default `tie_breaker` per type.
     pub fn default_tie(self) -> f32 {
         match self {
-            MultiMatchType::MostFields => 1.0,
+            MultiMatchType::MostFields | MultiMatchType::BoolPrefix => 1.0,
             _ => 0.0,
         }
     }
@@ -86,22 +107,12 @@ pub fn parse(body: &Node) -> Result<Query> {
             },
             "type" => {
                 let t = string("multi_match", k, x)?;
-                q.ty = match t.as_str() {
-                    "best_fields" | "boolean" => MultiMatchType::BestFields,
-                    "most_fields" => MultiMatchType::MostFields,
-                    "phrase" | "match_phrase" => MultiMatchType::Phrase,
-                    "cross_fields" | "phrase_prefix" | "match_phrase_prefix" | "bool_prefix" => {
-                        return Err(parsing(
-                            format!("[multi_match] query type [{t}] is not supported yet"),
-                            x.pos,
-                        ))
-                    }
-                    _ => {
-                        return Err(parsing(
-                            format!("[multi_match] query does not allow type [{t}]"),
-                            x.pos,
-                        ))
-                    }
+                q.ty = parse_type(&t, x.pos)?;
+                if q.ty == MultiMatchType::CrossFields {
+                    return Err(parsing(
+                        format!("[multi_match] query type [{t}] is not supported yet"),
+                        x.pos,
+                    ));
                 }
             }
             "operator" => q.operator = Operator::parse(&string("multi_match", k, x)?)?,

@@ -36,9 +36,18 @@ fn segment_doc_count(
             .filter(|&d| norms.fieldnorm_id(d) != 0)
             .count() as u64
     } else {
-        // Norm-less (keyword, boolean) fields: one token per value, so the token total is the
-        // doc count for single-valued fields.
-        reader.inverted_index(field)?.total_num_tokens()
+        // Norm-less (keyword, boolean) fields: docs with a value in the column when there is one
+        // (multi-valued keywords); else one token per value, the doc count of single values.
+        let name = reader.schema().get_field_name(field).to_string();
+        match reader.fast_fields().str(&name).ok().flatten() {
+            Some(col) => {
+                let index = &col.ords().index;
+                (0..reader.max_doc())
+                    .filter(|&d| index.has_value(d))
+                    .count() as u64
+            }
+            None => reader.inverted_index(field)?.total_num_tokens(),
+        }
     };
     let mut c = cache.lock();
     if c.len() > 100_000 {
@@ -86,11 +95,21 @@ pub fn norm_cache(avgdl: f32) -> Arc<[f32; 256]> {
 #[derive(Clone, Debug)]
 pub struct LuceneTermQuery {
     term: Term,
+    /// A doc freq replacing the term's own (blended multi-term rewrites).
+    doc_freq: Option<u64>,
 }
 
 impl LuceneTermQuery {
     pub fn new(term: Term) -> Self {
-        LuceneTermQuery { term }
+        LuceneTermQuery {
+            term,
+            doc_freq: None,
+        }
+    }
+
+    pub fn with_doc_freq(mut self, df: u64) -> Self {
+        self.doc_freq = Some(df);
+        self
     }
 }
 
@@ -100,7 +119,10 @@ impl Query for LuceneTermQuery {
         let stats = match scoring {
             EnableScoring::Enabled { searcher, .. } => {
                 let fs = field_stats(searcher, field)?;
-                let df = searcher.doc_freq(&self.term)?;
+                let df = match self.doc_freq {
+                    Some(df) => df,
+                    None => searcher.doc_freq(&self.term)?,
+                };
                 let avgdl = if fs.doc_count == 0 {
                     1.0
                 } else {

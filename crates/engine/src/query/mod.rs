@@ -4,7 +4,10 @@
 //! date and ip terms are constant, filters score 0, `match_all` is a constant (never a bare
 //! `AllQuery`, which tantivy's boolean weight drops).
 
+mod boosting;
 pub mod lucene_term;
+mod multi_term;
+mod query_string;
 mod text;
 mod values;
 
@@ -107,6 +110,30 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Match(m) => text::match_query(cx, m)?,
         Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
+        Ast::Wildcard(w) => {
+            let re = multi_term::wildcard_regex(&w.value);
+            multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?
+        }
+        Ast::Regexp(r) => match multi_term::lucene_regex(&r.value) {
+            Some(re) => multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?,
+            None => none(),
+        },
+        Ast::Fuzzy(fz) => fuzzy(cx, fz)?,
+        Ast::Boosting {
+            positive,
+            negative,
+            negative_boost,
+            boost,
+        } => boosted(
+            Box::new(boosting::BoostingQuery {
+                positive: build(positive, cx)?,
+                negative: build(negative, cx)?,
+                negative_boost: *negative_boost,
+            }),
+            *boost,
+        ),
+        Ast::QueryString(q) => query_string::query_string(cx, q)?,
+        Ast::SimpleQueryString(q) => query_string::simple_query_string(cx, q)?,
         Ast::ConstantScore { filter, boost } => constant(build(filter, cx)?, *boost),
         Ast::DisMax {
             queries,
@@ -236,6 +263,58 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
     };
     let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
     Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost))
+}
+
+/// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
+fn multi_term_leaf(
+    cx: &Context,
+    kind: &str,
+    field: &str,
+    re: &str,
+    ci: bool,
+    boost: f32,
+) -> Result<Q> {
+    let f = if field == "_id" {
+        cx.id_field()
+    } else {
+        match cx.field(field) {
+            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => f,
+            Some((_, fm)) => {
+                return Err(cx.shard_error(format!(
+                    "Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{}]",
+                    fm.ty.name()
+                )))
+            }
+            None => return Ok(none()),
+        }
+    };
+    let re = if ci {
+        format!("(?i){re}")
+    } else {
+        re.to_string()
+    };
+    multi_term::regex_query(f, &re, boost)
+}
+
+fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
+    let Some((f, fm)) = cx.field(&q.field) else {
+        return Ok(none());
+    };
+    if !matches!(fm.ty, FieldType::Text | FieldType::Keyword) {
+        return Err(cx.shard_error(format!(
+            "Can only use fuzzy queries on keyword and text fields - not on [{}] which is of type [{}]",
+            q.field,
+            fm.ty.name()
+        )));
+    }
+    let text = values::text_of(&q.value);
+    let p = multi_term::FuzzyParams {
+        edits: q.fuzziness.edits(text.chars().count()),
+        prefix_length: q.prefix_length,
+        max_expansions: q.max_expansions,
+        transpositions: q.transpositions,
+    };
+    Ok(boosted(multi_term::fuzzy(cx, f, &text, &p)?, q.boost))
 }
 
 pub fn regex_escape(s: &str) -> String {

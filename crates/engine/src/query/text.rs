@@ -16,7 +16,7 @@ use tantivy::schema::Field;
 use tantivy::Term;
 
 /// `(position, token)` pairs of `text` under an analyzer.
-fn analyze(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String)>> {
+pub(super) fn analyze(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String)>> {
     let name = tokenizer_name(analyzer);
     let mut a = cx.searcher.index().tokenizers().get(name).ok_or_else(|| {
         Error::illegal_argument(format!(

@@ -76,6 +76,22 @@ fn track_value(v: &str) -> Result<TrackTotalHits> {
     }
 }
 
+/// `q=` with `df`, `analyzer`, `analyze_wildcard`, `lenient` and `default_operator`: a
+/// `query_string` query (RestActions.urlParamsToQueryBuilder).
+pub fn url_query(p: &Params, q: &str) -> Result<dsl::Query> {
+    let mut qs = dsl::query_string::QueryStringQuery::new(q.to_string());
+    qs.default_field = p.str("df").map(String::from);
+    qs.analyzer = p.str("analyzer").map(String::from);
+    qs.analyze_wildcard = p.bool("analyze_wildcard", false)?;
+    if p.str("lenient").is_some() {
+        qs.lenient = Some(p.bool("lenient", false)?);
+    }
+    if let Some(op) = p.str("default_operator") {
+        qs.default_operator = dsl::Operator::parse(op)?;
+    }
+    Ok(dsl::Query::QueryString(Box::new(qs)))
+}
+
 fn nonneg(key: &str, v: i64) -> Result<usize> {
     if v < 0 {
         return Err(Error::illegal_argument(format!(
@@ -153,10 +169,10 @@ impl SearchRequest {
             }
         }
         if let Some(q) = p.str("q") {
-            let _ = q;
-            return Err(Error::illegal_argument(
-                "[q] (query_string) is not supported yet",
-            ));
+            // The URL query replaces the body's (`_count` reads it only without a body).
+            if !count_only || body.is_none() {
+                r.query = url_query(p, q)?;
+            }
         }
         if let Some(v) = p.int("from")? {
             r.from = nonneg("from", v)?;

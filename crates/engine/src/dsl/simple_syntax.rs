@@ -1,0 +1,340 @@
+//! The syntax of `simple_query_string` (Lucene's SimpleQueryParser, query-string-and-dates.md
+//! A4): operators left to right without precedence, never a syntax error. Produces the same tree
+//! as the classic syntax; leaves are built per shard.
+
+use super::lucene_syntax::{Leaf, Node, Occur};
+use super::query_string::flags::*;
+
+struct State<'a> {
+    data: &'a [char],
+    index: usize,
+    end: usize,
+    top: Option<Node>,
+    current: Option<Occur>,
+    previous: Option<Occur>,
+    not: u32,
+}
+
+pub struct SimpleParser {
+    pub flags: u32,
+    pub and_default: bool,
+}
+
+fn leaf(l: Leaf) -> Node {
+    Node::Leaf {
+        field: None,
+        leaf: l,
+    }
+}
+
+impl SimpleParser {
+    fn on(&self, f: u32) -> bool {
+        self.flags & f != 0
+    }
+
+    /// `None`: nothing to search (OpenSearch answers `match_none`).
+    pub fn parse(&self, text: &str) -> Option<Node> {
+        let data: Vec<char> = text.chars().collect();
+        let mut st = State {
+            data: &data,
+            index: 0,
+            end: data.len(),
+            top: None,
+            current: None,
+            previous: None,
+            not: 0,
+        };
+        self.sub_query(&mut st);
+        st.top
+    }
+
+    fn sub_query(&self, st: &mut State) {
+        while st.index < st.end {
+            let c = st.data[st.index];
+            if c == '(' && self.on(PRECEDENCE) {
+                self.consume_sub_query(st);
+            } else if c == '"' && self.on(PHRASE) {
+                self.consume_phrase(st);
+            } else if c == '+' && self.on(AND) {
+                if st.current.is_none() && st.top.is_some() {
+                    st.current = Some(Occur::Must);
+                }
+                st.index += 1;
+            } else if c == '|' && self.on(OR) {
+                if st.current.is_none() && st.top.is_some() {
+                    st.current = Some(Occur::Should);
+                }
+                st.index += 1;
+            } else if c == '-' && self.on(NOT) {
+                st.not += 1;
+                st.index += 1;
+                continue;
+            } else if matches!(c, ' ' | '\t' | '\n' | '\r') && self.on(WHITESPACE) {
+                st.index += 1;
+            } else {
+                self.consume_token(st);
+            }
+            st.not = 0;
+        }
+    }
+
+    fn consume_sub_query(&self, st: &mut State) {
+        st.index += 1;
+        let start = st.index;
+        let mut precedence = 1;
+        let mut escaped = false;
+        while st.index < st.end {
+            if !escaped {
+                let c = st.data[st.index];
+                if c == '\\' && self.on(ESCAPE) {
+                    escaped = true;
+                    st.index += 1;
+                    continue;
+                } else if c == '(' {
+                    precedence += 1;
+                } else if c == ')' {
+                    precedence -= 1;
+                    if precedence == 0 {
+                        break;
+                    }
+                }
+            }
+            escaped = false;
+            st.index += 1;
+        }
+        if st.index == st.end {
+            // Never closed: the `(` is ignored.
+            st.index = start;
+        } else if st.index == start {
+            st.current = None;
+            st.index += 1;
+        } else {
+            let mut branch = State {
+                data: st.data,
+                index: start,
+                end: st.index,
+                top: None,
+                current: None,
+                previous: None,
+                not: 0,
+            };
+            self.sub_query(&mut branch);
+            if let Some(q) = branch.top {
+                self.build_tree(st, q);
+            }
+            st.index += 1;
+        }
+    }
+
+    fn consume_phrase(&self, st: &mut State) {
+        st.index += 1;
+        let start = st.index;
+        let mut text = String::new();
+        let mut escaped = false;
+        let mut has_slop = false;
+        while st.index < st.end {
+            let c = st.data[st.index];
+            if !escaped {
+                if c == '\\' && self.on(ESCAPE) {
+                    escaped = true;
+                    st.index += 1;
+                    continue;
+                } else if c == '"' {
+                    if st.end > st.index + 1 && st.data[st.index + 1] == '~' && self.on(NEAR) {
+                        st.index += 1;
+                        if st.end > st.index + 1 {
+                            has_slop = true;
+                        }
+                    }
+                    break;
+                }
+            }
+            escaped = false;
+            text.push(c);
+            st.index += 1;
+        }
+        if st.index == st.end {
+            st.index = start;
+        } else {
+            let slop = if has_slop { self.fuzziness(st) } else { 0 };
+            self.build_tree(
+                st,
+                leaf(Leaf::Phrase {
+                    text,
+                    slop: Some(slop),
+                }),
+            );
+            st.index += 1;
+        }
+    }
+
+    fn token_finished(&self, st: &State) -> bool {
+        let c = st.data[st.index];
+        (c == '"' && self.on(PHRASE))
+            || (c == '|' && self.on(OR))
+            || (c == '+' && self.on(AND))
+            || ((c == '(' || c == ')') && self.on(PRECEDENCE))
+            || (matches!(c, ' ' | '\t' | '\n' | '\r') && self.on(WHITESPACE))
+    }
+
+    fn consume_token(&self, st: &mut State) {
+        let mut text = String::new();
+        let mut escaped = false;
+        let mut prefix = false;
+        let mut fuzzy = false;
+        while st.index < st.end {
+            let c = st.data[st.index];
+            if !escaped {
+                if c == '\\' && self.on(ESCAPE) {
+                    escaped = true;
+                    prefix = false;
+                    st.index += 1;
+                    continue;
+                } else if self.token_finished(st) {
+                    break;
+                } else if !text.is_empty() && c == '~' && self.on(FUZZY) {
+                    fuzzy = true;
+                    break;
+                }
+                prefix = !text.is_empty() && c == '*' && self.on(PREFIX);
+            }
+            escaped = false;
+            text.push(c);
+            st.index += 1;
+        }
+        if text.is_empty() {
+            return;
+        }
+        let node = if fuzzy {
+            let edits = self.fuzziness(st).min(2);
+            if edits == 0 {
+                leaf(Leaf::Text(text))
+            } else {
+                leaf(Leaf::Fuzzy {
+                    text,
+                    edits: Some(edits as f32),
+                })
+            }
+        } else if prefix {
+            text.pop();
+            leaf(Leaf::Prefix(text))
+        } else {
+            leaf(Leaf::Text(text))
+        };
+        self.build_tree(st, node);
+    }
+
+    /// The number after `~` (at `st.index`); nothing means 2, garbage 0.
+    fn fuzziness(&self, st: &mut State) -> u32 {
+        if st.data.get(st.index) != Some(&'~') {
+            return 0;
+        }
+        let mut s = String::new();
+        while st.index < st.end {
+            st.index += 1;
+            if st.index < st.end {
+                if self.token_finished(st) {
+                    break;
+                }
+                s.push(st.data[st.index]);
+            }
+        }
+        if s.is_empty() {
+            2
+        } else {
+            s.parse::<i64>().unwrap_or(0).max(0) as u32
+        }
+    }
+
+    fn build_tree(&self, st: &mut State, mut branch: Node) {
+        if st.not % 2 == 1 {
+            branch = Node::Bool(vec![
+                (Occur::MustNot, branch),
+                (Occur::Should, leaf(Leaf::MatchAll)),
+            ]);
+        }
+        let Some(top) = st.top.take() else {
+            st.top = Some(branch);
+            return;
+        };
+        let current = st.current.unwrap_or(if self.and_default {
+            Occur::Must
+        } else {
+            Occur::Should
+        });
+        let top = if st.previous != Some(current) {
+            Node::Bool(vec![(current, top)])
+        } else {
+            top
+        };
+        let Node::Bool(clauses) = top else {
+            unreachable!("the top is a boolean here")
+        };
+        let mut clauses: Vec<(Occur, Node)> =
+            clauses.into_iter().map(|(_, q)| (current, q)).collect();
+        clauses.push((current, branch));
+        st.top = Some(Node::Bool(clauses));
+        st.previous = Some(current);
+        st.current = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str, and: bool) -> Option<Node> {
+        SimpleParser {
+            flags: ALL,
+            and_default: and,
+        }
+        .parse(s)
+    }
+
+    fn t(s: &str) -> Node {
+        leaf(Leaf::Text(s.into()))
+    }
+
+    #[test]
+    fn left_to_right() {
+        use Occur::*;
+        assert_eq!(
+            p("a | b + c", false).unwrap(),
+            Node::Bool(vec![
+                (Must, Node::Bool(vec![(Should, t("a")), (Should, t("b"))])),
+                (Must, t("c"))
+            ])
+        );
+        assert_eq!(
+            p("a -b", false).unwrap(),
+            Node::Bool(vec![
+                (Should, t("a")),
+                (
+                    Should,
+                    Node::Bool(vec![(MustNot, t("b")), (Should, leaf(Leaf::MatchAll))])
+                )
+            ])
+        );
+        assert_eq!(
+            p("colr~", false).unwrap(),
+            leaf(Leaf::Fuzzy {
+                text: "colr".into(),
+                edits: Some(2.0)
+            })
+        );
+        assert_eq!(p("colr~0", false).unwrap(), t("colr"));
+        assert_eq!(p("ab*", false).unwrap(), leaf(Leaf::Prefix("ab".into())));
+        assert_eq!(
+            p("(a b", false).unwrap(),
+            Node::Bool(vec![(Should, t("a")), (Should, t("b"))])
+        );
+        assert_eq!(
+            p("\"a b\"~2", false).unwrap(),
+            leaf(Leaf::Phrase {
+                text: "a b".into(),
+                slop: Some(2)
+            })
+        );
+        assert_eq!(p("", false), None);
+    }
+}

@@ -1,0 +1,246 @@
+//! Multi-term leaves: `wildcard`, `regexp` (Lucene's syntaxes translated to tantivy's regex
+//! automaton; constant score, as the default `constant_score` rewrite) and `fuzzy`, scored as
+//! Lucene's `TopTermsBlendedFreqScoringRewrite`: the top `max_expansions` terms by similarity,
+//! each a BM25 term leaf boosted by `1 - edits / min(len)` with the largest doc freq of them all.
+
+use super::lucene_term::LuceneTermQuery;
+use super::{constant, none, Context, Q};
+use crate::error::{Error, Result};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, RegexQuery};
+use tantivy::schema::Field;
+use tantivy::Term;
+
+fn push_literal(out: &mut String, c: char) {
+    if "\\.+*?()|[]{}^$#&-~".contains(c) {
+        out.push('\\');
+    }
+    out.push(c);
+}
+
+/// A Lucene wildcard (`*`, `?`, `\` escapes) as an anchored regex.
+pub fn wildcard_regex(pattern: &str) -> String {
+    let mut out = String::from("(?s)");
+    let mut it = pattern.chars();
+    while let Some(c) = it.next() {
+        match c {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            '\\' => {
+                if let Some(n) = it.next() {
+                    push_literal(&mut out, n);
+                }
+            }
+            c => push_literal(&mut out, c),
+        }
+    }
+    out
+}
+
+/// A Lucene `RegExp` (all optional syntax on) as tantivy's regex. `None` for the parts tantivy
+/// cannot express (intersection `&`, complement `~`, the empty language `#`).
+pub fn lucene_regex(pattern: &str) -> Option<String> {
+    let c: Vec<char> = pattern.chars().collect();
+    let mut out = String::from("(?s)");
+    let mut i = 0;
+    while i < c.len() {
+        match c[i] {
+            '\\' => {
+                if let Some(&n) = c.get(i + 1) {
+                    push_literal(&mut out, n);
+                }
+                i += 2;
+                continue;
+            }
+            '"' => {
+                i += 1;
+                while i < c.len() && c[i] != '"' {
+                    push_literal(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+            '@' => out.push_str(".*"),
+            '&' | '~' | '#' => return None,
+            '^' | '$' => {
+                out.push('\\');
+                out.push(c[i]);
+            }
+            '<' => {
+                let close = c[i..].iter().position(|&x| x == '>')? + i;
+                let inner: String = c[i + 1..close].iter().collect();
+                let (a, b) = inner.split_once('-')?;
+                let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
+                if b < a || b - a > 10_000 {
+                    return None;
+                }
+                let alts: Vec<String> = (a..=b).map(|n| n.to_string()).collect();
+                out.push_str("(?:");
+                out.push_str(&alts.join("|"));
+                out.push(')');
+                i = close;
+            }
+            '[' => {
+                // Character classes pass through, `^` negation and ranges included.
+                out.push('[');
+                i += 1;
+                if c.get(i) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                while i < c.len() && c[i] != ']' {
+                    if c[i] == '\\' && i + 1 < c.len() {
+                        push_literal(&mut out, c[i + 1]);
+                        i += 2;
+                        continue;
+                    }
+                    if matches!(c[i], '[' | '&' | '~' | '^') {
+                        out.push('\\');
+                    }
+                    out.push(c[i]);
+                    i += 1;
+                }
+                out.push(']');
+            }
+            x => out.push(x),
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+pub fn regex_query(f: Field, regex: &str, boost: f32) -> Result<Q> {
+    let q = RegexQuery::from_pattern(regex, f)
+        .map_err(|e| Error::illegal_argument(format!("invalid regular expression: {e}")))?;
+    Ok(constant(Box::new(q), boost))
+}
+
+/// Optimal string alignment distance (Damerau with adjacent transpositions) or Levenshtein,
+/// in code points, `None` when above `max`.
+pub fn edit_distance(a: &[char], b: &[char], transpositions: bool, max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let w = b.len() + 1;
+    let mut prev2 = vec![0usize; w];
+    let mut prev: Vec<usize> = (0..w).collect();
+    let mut cur = vec![0usize; w];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if transpositions && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= max).then_some(d)
+}
+
+pub struct FuzzyParams {
+    pub edits: u8,
+    pub prefix_length: usize,
+    pub max_expansions: usize,
+    pub transpositions: bool,
+}
+
+/// Lucene's fuzzy query on a text or keyword field.
+pub fn fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
+    let query: Vec<char> = text.chars().collect();
+    let max = p.edits as usize;
+    if max == 0 {
+        return Ok(Box::new(LuceneTermQuery::new(Term::from_field_text(
+            f, text,
+        ))));
+    }
+    let prefix: String = query.iter().take(p.prefix_length).collect();
+    // term → boost, over every segment's dictionary.
+    let mut found: std::collections::BTreeMap<String, f32> = Default::default();
+    for reader in cx.searcher.segment_readers() {
+        let inv = reader.inverted_index(f)?;
+        let mut stream = inv.terms().range().ge(prefix.as_bytes()).into_stream()?;
+        while stream.advance() {
+            let key = stream.key();
+            if !key.starts_with(prefix.as_bytes()) {
+                break;
+            }
+            let Ok(term) = std::str::from_utf8(key) else {
+                continue;
+            };
+            if found.contains_key(term) {
+                continue;
+            }
+            let cand: Vec<char> = term.chars().collect();
+            if let Some(ed) = edit_distance(&query, &cand, p.transpositions, max) {
+                let boost = if ed == 0 {
+                    1.0
+                } else {
+                    1.0 - ed as f32 / query.len().min(cand.len()) as f32
+                };
+                found.insert(term.to_string(), boost);
+            }
+        }
+    }
+    // The best `max_expansions` by boost, ties to the smaller term.
+    let mut terms: Vec<(String, f32)> = found.into_iter().collect();
+    terms.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    terms.truncate(p.max_expansions.max(1));
+    if terms.is_empty() {
+        return Ok(none());
+    }
+    let mut max_df = 0;
+    for (t, _) in &terms {
+        max_df = max_df.max(cx.searcher.doc_freq(&Term::from_field_text(f, t))?);
+    }
+    let clauses: Vec<(Occur, Q)> = terms
+        .into_iter()
+        .map(|(t, boost)| {
+            let leaf: Q =
+                Box::new(LuceneTermQuery::new(Term::from_field_text(f, &t)).with_doc_freq(max_df));
+            let q: Q = if boost == 1.0 {
+                leaf
+            } else {
+                Box::new(BoostQuery::new(leaf, boost))
+            };
+            (Occur::Should, q)
+        })
+        .collect();
+    Ok(Box::new(BooleanQuery::new(clauses)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ed(a: &str, b: &str, t: bool) -> Option<usize> {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        edit_distance(&a, &b, t, 2)
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(ed("quick", "quikc", true), Some(1));
+        assert_eq!(ed("quick", "quikc", false), Some(2));
+        assert_eq!(ed("game", "games", true), Some(1));
+        assert_eq!(ed("abc", "xyzw", true), None);
+    }
+
+    #[test]
+    fn regexes() {
+        assert_eq!(wildcard_regex("qu?ck*"), "(?s)qu.ck.*");
+        assert_eq!(wildcard_regex("a\\*b."), "(?s)a\\*b\\.");
+        assert_eq!(lucene_regex("qu.ck").unwrap(), "(?s)qu.ck");
+        assert_eq!(lucene_regex("a<1-3>").unwrap(), "(?s)a(?:1|2|3)");
+        assert_eq!(lucene_regex("\"a.b\"@").unwrap(), "(?s)a\\.b.*");
+        assert!(lucene_regex("a&b").is_none());
+    }
+}

@@ -1,0 +1,626 @@
+//! `query_string` / `q=` and `simple_query_string` on one shard: the syntax tree of
+//! `dsl::lucene_syntax` / `dsl::simple_syntax`, its fields resolved against the mapping and its
+//! leaves built as OpenSearch's QueryStringQueryParser builds them (query-string-and-dates.md
+//! A1.4, A2): `match` logic per field joined by `dis_max`, one analysed run flattened into the
+//! enclosing clause list, syntax errors as `query_shard_exception`.
+
+use super::lucene_term::LuceneTermQuery;
+use super::multi_term::{self, FuzzyParams};
+use super::{all, boosted, none, values, Context, Q};
+use crate::dsl::fuzziness::Fuzziness;
+use crate::dsl::lucene_syntax::{self, Leaf, Node, Occur as LOccur};
+use crate::dsl::query_string::{QueryStringQuery, SimpleQueryStringQuery};
+use crate::dsl::simple_syntax::SimpleParser;
+use crate::dsl::{MinimumShouldMatch, MultiMatchType, Operator, RangeQuery};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::mapping::FieldType;
+use crate::metadata::target::glob_match;
+use serde_json::Value;
+use tantivy::query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, Occur, PhraseQuery};
+use tantivy::Term;
+
+/// Everything a leaf needs besides its text.
+struct Opts<'a> {
+    name: &'static str,
+    fields: Vec<(String, f32)>,
+    /// The default field set is every field (`*`).
+    all_fields: bool,
+    lenient: bool,
+    and: bool,
+    analyzer: Option<&'a str>,
+    quote_analyzer: Option<&'a str>,
+    ty: MultiMatchType,
+    tie: f32,
+    phrase_slop: u32,
+    fuzziness: Fuzziness,
+    fuzzy: (usize, usize, bool),
+    allow_leading_wildcard: bool,
+    time_zone: Option<&'a str>,
+}
+
+/// Field patterns → mapped fields with multiplied boosts, in name order.
+fn resolve(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
+    let mut out: std::collections::BTreeMap<String, f32> = Default::default();
+    for (pat, boost) in patterns {
+        if pat.contains('*') {
+            for leaf in cx.mapping.leaves() {
+                if leaf.field.index && glob_match(pat, &leaf.path) {
+                    *out.entry(leaf.path.clone()).or_insert(1.0) *= boost;
+                }
+            }
+        } else {
+            *out.entry(pat.clone()).or_insert(1.0) *= boost;
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn tokens(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String)>> {
+    super::text::analyze(cx, analyzer, text)
+}
+
+/// `failed to create query: <reason>` around a build failure that is not one already.
+fn create_failure(cx: &Context, e: Error) -> Error {
+    if e.kind == ErrorKind::QueryShard {
+        return e;
+    }
+    cx.shard_error(format!("failed to create query: {}", e.reason))
+        .caused_by(e)
+}
+
+impl Opts<'_> {
+    fn occur(&self) -> Occur {
+        if self.and {
+            Occur::Must
+        } else {
+            Occur::Should
+        }
+    }
+
+    /// One query per field, joined by `dis_max(tie)`; `None` when every field dropped it.
+    fn per_field(
+        &self,
+        cx: &Context,
+        field: &Option<String>,
+        mut f: impl FnMut(&str) -> Result<Option<Q>>,
+    ) -> Result<Option<Q>> {
+        let fields = match field {
+            Some(name) if name == "*" => resolve(cx, &[("*".to_string(), 1.0)]),
+            Some(name) => resolve(cx, &[(name.clone(), 1.0)]),
+            None => self.fields.clone(),
+        };
+        let mut qs: Vec<Q> = Vec::new();
+        let mut matched_any = false;
+        for (name, boost) in &fields {
+            if name != "_id" && cx.mapping.field(name).is_none() {
+                continue;
+            }
+            matched_any = true;
+            match f(name) {
+                Ok(Some(q)) => qs.push(boosted(q, *boost)),
+                Ok(None) => {}
+                Err(_) if self.lenient => qs.push(none()),
+                Err(e) => return Err(create_failure(cx, e)),
+            }
+        }
+        if !matched_any {
+            return Ok(Some(none()));
+        }
+        Ok(match qs.len() {
+            0 => None,
+            1 => qs.pop(),
+            _ => Some(Box::new(BoostQuery::new(
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(qs, self.tie)),
+                1.0,
+            ))),
+        })
+    }
+
+    /// Analysed text on one field: terms joined by the default operator (not a phrase).
+    fn text_on(
+        &self,
+        cx: &Context,
+        name: &str,
+        text: &str,
+        phrase: Option<u32>,
+    ) -> Result<Option<Q>> {
+        if name == "_id" {
+            return Ok(Some(super::term(
+                cx,
+                "_id",
+                &Value::from(text),
+                1.0,
+                false,
+            )?));
+        }
+        let Some((f, fm)) = cx.field(name) else {
+            return Ok(Some(none()));
+        };
+        match fm.ty {
+            FieldType::Text => {
+                let analyzer = match phrase {
+                    Some(_) => self.quote_analyzer.or(self.analyzer),
+                    None => self.analyzer,
+                }
+                .unwrap_or(&fm.search_analyzer);
+                let toks = tokens(cx, analyzer, text)?;
+                let mut leaves: Vec<(usize, Q)> = toks
+                    .iter()
+                    .map(|(p, t)| {
+                        (
+                            *p,
+                            Box::new(LuceneTermQuery::new(Term::from_field_text(f, t))) as Q,
+                        )
+                    })
+                    .collect();
+                Ok(match leaves.len() {
+                    0 => None,
+                    1 => leaves.pop().map(|(_, q)| q),
+                    _ => match phrase {
+                        Some(slop) => {
+                            let base = toks[0].0;
+                            Some(Box::new(PhraseQuery::new_with_offset_and_slop(
+                                toks.into_iter()
+                                    .map(|(p, t)| (p - base, Term::from_field_text(f, &t)))
+                                    .collect(),
+                                slop,
+                            )))
+                        }
+                        None => Some(Box::new(BooleanQuery::new(
+                            leaves.into_iter().map(|(_, q)| (self.occur(), q)).collect(),
+                        ))),
+                    },
+                })
+            }
+            FieldType::Keyword => Ok(Some(Box::new(LuceneTermQuery::new(Term::from_field_text(
+                f, text,
+            ))))),
+            FieldType::Boolean => Ok(Some(Box::new(LuceneTermQuery::new(Term::from_field_bool(
+                f,
+                values::boolean(cx, &Value::from(text))?,
+            ))))),
+            _ => Ok(Some(match values::exact(cx, f, fm, &Value::from(text))? {
+                Some(q) => super::constant(q, 1.0),
+                None => none(),
+            })),
+        }
+    }
+
+    fn normalized(
+        &self,
+        cx: &Context,
+        name: &str,
+        text: &str,
+    ) -> Result<(tantivy::schema::Field, String)> {
+        let (f, fm) = cx
+            .field(name)
+            .ok_or_else(|| Error::illegal_argument(format!("unmapped field [{name}]")))?;
+        match fm.ty {
+            FieldType::Text => Ok((f, text.to_lowercase())),
+            FieldType::Keyword => Ok((f, text.to_string())),
+            _ => Err(cx.shard_error(format!(
+                "failed to create query: Can only use {} queries on keyword and text fields - not on [{name}] which is of type [{}]",
+                "wildcard", fm.ty.name()
+            ))),
+        }
+    }
+
+    fn range_on(
+        &self,
+        cx: &Context,
+        name: &str,
+        lo: Option<String>,
+        hi: Option<String>,
+        il: bool,
+        ih: bool,
+    ) -> Result<Option<Q>> {
+        let r = RangeQuery {
+            field: name.to_string(),
+            from: lo.map(Value::from),
+            to: hi.map(Value::from),
+            include_lower: il,
+            include_upper: ih,
+            format: None,
+            time_zone: self.time_zone.map(String::from),
+            boost: 1.0,
+        };
+        Ok(Some(values::range(cx, &r)?))
+    }
+
+    fn leaf(&self, cx: &Context, field: &Option<String>, leaf: &Leaf) -> Result<Option<Q>> {
+        if field.as_deref() == Some("_exists_") {
+            let text = match leaf {
+                Leaf::Text(t) | Leaf::Run(t) | Leaf::Prefix(t) | Leaf::Wildcard(t) => t.clone(),
+                _ => String::new(),
+            };
+            return Ok(Some(super::exists(cx, &text, 1.0)));
+        }
+        match leaf {
+            Leaf::MatchAll => Ok(Some(all(1.0))),
+            Leaf::Text(t) | Leaf::Run(t) => {
+                // `field:>x` and friends: one-sided ranges, with an explicit field only.
+                if let (Some(_), Leaf::Text(t)) = (field, leaf) {
+                    let op = ["<=", ">=", "<", ">"]
+                        .into_iter()
+                        .find(|op| t.starts_with(op));
+                    if let Some(op) = op.filter(|op| t.len() > op.len()) {
+                        let v = t[op.len()..].to_string();
+                        return self.per_field(cx, field, |name| match op {
+                            ">=" => self.range_on(cx, name, Some(v.clone()), None, true, true),
+                            ">" => self.range_on(cx, name, Some(v.clone()), None, false, true),
+                            "<=" => self.range_on(cx, name, None, Some(v.clone()), true, true),
+                            _ => self.range_on(cx, name, None, Some(v.clone()), true, false),
+                        });
+                    }
+                }
+                let phrase = match self.ty {
+                    MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => Some(self.phrase_slop),
+                    _ => None,
+                };
+                self.per_field(cx, field, |name| self.text_on(cx, name, t, phrase))
+            }
+            Leaf::Phrase { text, slop } => {
+                let slop = slop.unwrap_or(self.phrase_slop);
+                self.per_field(cx, field, |name| self.text_on(cx, name, text, Some(slop)))
+            }
+            Leaf::Fuzzy { text, edits } => {
+                let n = text.chars().count();
+                let edits = match edits {
+                    None => self.fuzziness.edits(n),
+                    Some(e) => (*e as u32).min(2) as u8,
+                };
+                self.per_field(cx, field, |name| {
+                    let (f, t) = self.normalized(cx, name, text)?;
+                    Ok(Some(multi_term::fuzzy(
+                        cx,
+                        f,
+                        &t,
+                        &FuzzyParams {
+                            edits,
+                            prefix_length: self.fuzzy.0,
+                            max_expansions: self.fuzzy.1,
+                            transpositions: self.fuzzy.2,
+                        },
+                    )?))
+                })
+            }
+            Leaf::Prefix(p) => self.per_field(cx, field, |name| {
+                let (f, t) = self.normalized(cx, name, p)?;
+                Ok(Some(multi_term::regex_query(
+                    f,
+                    &format!("(?s){}.*", super::regex_escape(&t)),
+                    1.0,
+                )?))
+            }),
+            Leaf::Wildcard(w) => {
+                if w == "*" {
+                    let every = match field {
+                        Some(f) => f == "*",
+                        None => self.all_fields,
+                    };
+                    if every {
+                        return Ok(Some(all(1.0)));
+                    }
+                    return self
+                        .per_field(cx, field, |name| Ok(Some(super::exists(cx, name, 1.0))));
+                }
+                if !self.allow_leading_wildcard && (w.starts_with('*') || w.starts_with('?')) {
+                    return Err(Error::new(
+                        ErrorKind::LuceneParse,
+                        "'*' or '?' not allowed as first character in WildcardQuery",
+                    ));
+                }
+                self.per_field(cx, field, |name| {
+                    let (f, t) = self.normalized(cx, name, w)?;
+                    Ok(Some(multi_term::regex_query(
+                        f,
+                        &multi_term::wildcard_regex(&t),
+                        1.0,
+                    )?))
+                })
+            }
+            Leaf::Regexp(r) => self.per_field(cx, field, |name| {
+                let (f, t) = self.normalized(cx, name, r)?;
+                match multi_term::lucene_regex(&t) {
+                    Some(re) => Ok(Some(multi_term::regex_query(f, &re, 1.0)?)),
+                    None => Ok(Some(none())),
+                }
+            }),
+            Leaf::Range {
+                lo,
+                hi,
+                incl_lo,
+                incl_hi,
+            } => self.per_field(cx, field, |name| {
+                self.range_on(cx, name, lo.clone(), hi.clone(), *incl_lo, *incl_hi)
+            }),
+        }
+    }
+
+    /// A node; `msm` applies when it is the top boolean.
+    fn node(&self, cx: &Context, n: &Node, msm: Option<&MinimumShouldMatch>) -> Result<Option<Q>> {
+        match n {
+            Node::Boost(inner, b) => Ok(self.node(cx, inner, msm)?.map(|q| boosted(q, *b))),
+            Node::Leaf { field, leaf } => {
+                // A top-level run on one field is a boolean too: msm counts its terms.
+                if let (Some(m), Leaf::Run(_)) = (msm, leaf) {
+                    let flat = self.flatten(cx, field, leaf, self.occur())?;
+                    return self.boolean(flat, Some(m));
+                }
+                self.leaf(cx, field, leaf)
+            }
+            Node::Bool(clauses) => {
+                let mut out: Vec<(Occur, Q)> = Vec::new();
+                for (o, c) in clauses {
+                    let occur = match o {
+                        LOccur::Must => Occur::Must,
+                        LOccur::Should => Occur::Should,
+                        LOccur::MustNot => Occur::MustNot,
+                        LOccur::Filter => {
+                            if let Some(q) = self.node(cx, c, None)? {
+                                out.push((Occur::Must, super::constant(q, 0.0)));
+                            }
+                            continue;
+                        }
+                    };
+                    match c {
+                        Node::Leaf {
+                            field,
+                            leaf: leaf @ Leaf::Run(_),
+                        } => {
+                            out.extend(self.flatten(cx, field, leaf, occur)?);
+                        }
+                        _ => {
+                            if let Some(q) = self.node(cx, c, None)? {
+                                out.push((occur, q));
+                            }
+                        }
+                    }
+                }
+                self.boolean(out, msm)
+            }
+        }
+    }
+
+    /// An analysed run on one text field is a boolean of terms whose clauses join the enclosing
+    /// list (Lucene's `addMultiTermClauses`): the default occur each, the clause's own on the last.
+    fn flatten(
+        &self,
+        cx: &Context,
+        field: &Option<String>,
+        leaf: &Leaf,
+        occur: Occur,
+    ) -> Result<Vec<(Occur, Q)>> {
+        let Leaf::Run(text) = leaf else {
+            unreachable!()
+        };
+        let single = match field {
+            Some(f) if !f.contains('*') => Some((f.clone(), 1.0)),
+            None if self.fields.len() == 1 => Some(self.fields[0].clone()),
+            _ => None,
+        };
+        let phrase = matches!(
+            self.ty,
+            MultiMatchType::Phrase | MultiMatchType::PhrasePrefix
+        );
+        if let (Some((name, boost)), false) = (single, phrase) {
+            if let Some((f, fm)) = cx.field(&name) {
+                if fm.ty == FieldType::Text {
+                    let analyzer = self.analyzer.unwrap_or(&fm.search_analyzer);
+                    let toks = match tokens(cx, analyzer, text) {
+                        Ok(t) => t,
+                        Err(_) if self.lenient => return Ok(vec![(occur, none())]),
+                        Err(e) => return Err(create_failure(cx, e)),
+                    };
+                    let n = toks.len();
+                    return Ok(toks
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (_, t))| {
+                            let q = boosted(
+                                Box::new(LuceneTermQuery::new(Term::from_field_text(f, &t))),
+                                boost,
+                            );
+                            (if i + 1 == n { occur } else { self.occur() }, q)
+                        })
+                        .collect());
+                }
+            }
+        }
+        Ok(self
+            .leaf(cx, field, leaf)?
+            .map(|q| (occur, q))
+            .into_iter()
+            .collect())
+    }
+
+    fn boolean(
+        &self,
+        mut clauses: Vec<(Occur, Q)>,
+        msm: Option<&MinimumShouldMatch>,
+    ) -> Result<Option<Q>> {
+        if clauses.is_empty() {
+            return Ok(None);
+        }
+        let shoulds = clauses.iter().filter(|(o, _)| *o == Occur::Should).count();
+        let required = clauses.iter().any(|(o, _)| *o == Occur::Must);
+        let min = match msm {
+            Some(m) => m.resolve(shoulds)?,
+            None => 0,
+        };
+        if clauses.len() == 1 && min == 0 && clauses[0].0 != Occur::MustNot {
+            return Ok(clauses.pop().map(|(_, q)| q));
+        }
+        if min > shoulds {
+            return Ok(Some(none()));
+        }
+        let mut q = if min > 0 {
+            BooleanQuery::with_minimum_required_clauses(clauses, min)
+        } else {
+            BooleanQuery::new(clauses)
+        };
+        if min == 0 && required {
+            q.set_minimum_number_should_match(0);
+        }
+        Ok(Some(Box::new(q)))
+    }
+}
+
+fn default_fields(
+    cx: &Context,
+    default_field: Option<&str>,
+    fields: &[(String, f32)],
+) -> (Vec<(String, f32)>, bool) {
+    if let Some(df) = default_field {
+        if df == "*" {
+            return (resolve(cx, &[("*".into(), 1.0)]), true);
+        }
+        return (resolve(cx, &[(df.to_string(), 1.0)]), false);
+    }
+    if !fields.is_empty() {
+        let star = fields.iter().any(|(f, _)| f == "*");
+        return (resolve(cx, fields), star);
+    }
+    (resolve(cx, &[("*".into(), 1.0)]), true)
+}
+
+fn syntax_failure(cx: &Context, query: &str, e: lucene_syntax::SyntaxError) -> Error {
+    let inner = Error::new(ErrorKind::LuceneParse, e.message.clone());
+    cx.shard_error(format!("Failed to parse query [{query}]"))
+        .caused_by(
+            Error::new(
+                ErrorKind::LuceneParse,
+                format!("Cannot parse '{query}': {}", e.message),
+            )
+            .caused_by(inner),
+        )
+}
+
+fn escape_all(q: &str) -> String {
+    let mut out = String::with_capacity(q.len());
+    for c in q.chars() {
+        if "\\+-!():^[]\"{}~*?|&/".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn query_string(cx: &Context, q: &QueryStringQuery) -> Result<Q> {
+    let (fields, star) = default_fields(cx, q.default_field.as_deref(), &q.fields);
+    let opts = Opts {
+        name: "query_string",
+        all_fields: star,
+        lenient: q.lenient.unwrap_or(star),
+        fields,
+        and: q.default_operator == Operator::And,
+        analyzer: q.analyzer.as_deref(),
+        quote_analyzer: q.quote_analyzer.as_deref(),
+        ty: q.ty,
+        tie: q.tie_breaker.unwrap_or(q.ty.default_tie()),
+        phrase_slop: q.phrase_slop,
+        fuzziness: q.fuzziness,
+        fuzzy: (
+            q.fuzzy_prefix_length as usize,
+            q.fuzzy_max_expansions as usize,
+            q.fuzzy_transpositions,
+        ),
+        allow_leading_wildcard: q.allow_leading_wildcard,
+        time_zone: q.time_zone.as_deref(),
+    };
+    for name in [opts.analyzer, opts.quote_analyzer].into_iter().flatten() {
+        if cx
+            .searcher
+            .index()
+            .tokenizers()
+            .get(crate::analysis::tokenizer_name(name))
+            .is_none()
+        {
+            let which = if Some(name) == opts.analyzer {
+                "analyzer"
+            } else {
+                "quote_analyzer"
+            };
+            return Err(cx.shard_error(format!("[{}] {which} [{name}] not found", opts.name)));
+        }
+    }
+    let text = if q.escape {
+        escape_all(&q.query)
+    } else {
+        q.query.clone()
+    };
+    if text.trim().is_empty() {
+        return Ok(none());
+    }
+    let tree =
+        lucene_syntax::parse(&text, opts.and).map_err(|e| syntax_failure(cx, &q.query, e))?;
+    let Some(tree) = tree else { return Ok(none()) };
+    let built = opts
+        .node(cx, &tree, q.minimum_should_match.as_ref())
+        .map_err(|e| {
+            if e.kind == ErrorKind::LuceneParse {
+                syntax_failure(
+                    cx,
+                    &q.query,
+                    lucene_syntax::SyntaxError {
+                        message: e.reason.clone(),
+                        lexical: false,
+                    },
+                )
+            } else {
+                create_failure(cx, e)
+            }
+        })?;
+    Ok(boosted(built.unwrap_or_else(none), q.boost))
+}
+
+pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q> {
+    let (fields, star) = default_fields(cx, None, &q.fields);
+    let opts = Opts {
+        name: "simple_query_string",
+        all_fields: star,
+        lenient: q.lenient.unwrap_or(star),
+        fields,
+        and: q.default_operator == Operator::And,
+        analyzer: q.analyzer.as_deref(),
+        quote_analyzer: None,
+        ty: MultiMatchType::MostFields,
+        tie: 1.0,
+        phrase_slop: 0,
+        fuzziness: Fuzziness::AUTO,
+        fuzzy: (
+            q.fuzzy_prefix_length as usize,
+            q.fuzzy_max_expansions as usize,
+            q.fuzzy_transpositions,
+        ),
+        allow_leading_wildcard: true,
+        time_zone: None,
+    };
+    if let Some(name) = opts.analyzer {
+        if cx
+            .searcher
+            .index()
+            .tokenizers()
+            .get(crate::analysis::tokenizer_name(name))
+            .is_none()
+        {
+            return Err(cx.shard_error(format!("[{}] analyzer [{name}] not found", opts.name)));
+        }
+    }
+    if q.query.trim() == "*" {
+        return Ok(boosted(all(1.0), q.boost));
+    }
+    let parser = SimpleParser {
+        flags: q.flags,
+        and_default: opts.and,
+    };
+    let Some(tree) = parser.parse(&q.query) else {
+        return Ok(none());
+    };
+    // simple_query_string leaves are never flattened runs: each token is its own leaf.
+    let built = opts
+        .node(cx, &tree, q.minimum_should_match.as_ref())
+        .map_err(|e| create_failure(cx, e))?;
+    Ok(boosted(built.unwrap_or_else(none), q.boost))
+}
