@@ -12,7 +12,8 @@
 //        --quick         a small slice for development: 3,000 docs per workload, short windows,
 //                        and the ingest/root/latency benches only when named in --only
 //        --contenders quarry,opensearch,engine,minisearch,flexsearch
-//        --warmup 0.4 --duration 1 --tp-duration 1 --tp-clients 4 (seconds per op; suite)
+//        --warmup 0.2 --duration 0.8 --tp-duration 0.8 --tp-clients 4 (seconds per op; suite)
+//        --warmup-pass 10 (untimed passes over the whole query mix before timing any op)
 //        --limit N (docs per workload) --corpus-dir DIR (default ../shared/corpus)
 //        --batch 5000 --clients 2 --rounds 1 --root-duration 3 --out bench/results
 // Writes results.json, summary.md and the SVG charts to bench/results/<timestamp>/ and prints
@@ -42,10 +43,11 @@ function parseArgs(argv) {
     rounds: '1',
     'root-duration': '3',
     contenders: CONTENDERS.join(','),
-    warmup: '0.4',
-    duration: '1',
-    'tp-duration': '1',
+    warmup: '0.2',
+    duration: '0.8',
+    'tp-duration': '0.8',
     'tp-clients': '4',
+    'warmup-pass': '10',
     out: path.join(__dirname, 'results'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -56,7 +58,7 @@ function parseArgs(argv) {
     else o[k] = argv[++i];
   }
   if (o.quick) {
-    for (const [k, v] of Object.entries({ limit: '3000', warmup: '0.05', duration: '0.2', 'tp-duration': '0.2', 'root-duration': '1' })) {
+    for (const [k, v] of Object.entries({ limit: '3000', 'warmup-pass': '2', warmup: '0.05', duration: '0.2', 'tp-duration': '0.2', 'root-duration': '1' })) {
       if (!argv.some((a) => a.replace(/^--/, '').split('=')[0] === k)) o[k] = v;
     }
   }
@@ -204,6 +206,7 @@ async function main() {
         duration: Number(o.duration),
         tpDuration: Number(o['tp-duration']),
         tpClients: Number(o['tp-clients']),
+        warmupPass: Number(o['warmup-pass']),
         limit: o.limit ? Number(o.limit) : undefined,
       },
       log,
@@ -237,7 +240,7 @@ async function main() {
       `Docs: ${docs}. Contenders one after another on the same ${e.cpus} cores, unpinned, the load generator in its own process: ` +
         `Quarry (release addon, fresh data dir), OpenSearch 2.19.1 (fresh node from the oracle's jars, heap ${s.os_heap}, 1 shard, 0 replicas), ` +
         `the engine alone (crates/engine/benches/search.rs on Quarry's index), minisearch and flexsearch in-process (text ops only, top 10, not gated: other analysis and scoring). ` +
-        `Per op: ${o.warmup} s warm-up, then ${o.duration} s closed loop with 1 connection (service time) and ${o['tp-duration']} s with ${o['tp-clients']} connections (throughput). ` +
+        `First ${o['warmup-pass']} untimed passes over the whole mix; then per op: ${o.warmup} s warm-up, then ${o.duration} s closed loop with 1 connection (service time) and ${o['tp-duration']} s with ${o['tp-clients']} connections (throughput). ` +
         'Gate: hit count, top ids (ties allowed) and aggregations against OpenSearch; a FAILED op is not timed in the goals. Ratios are Quarry ÷ the other.',
       '',
       suiteMarkdown(s, writeCharts(s, dir)),
