@@ -60,19 +60,217 @@ pub fn tokenizer_name(analyzer: &str) -> &str {
     analyzer
 }
 
+/// Names a normalizer where an analyzer name is expected (the tokenizer manager, and
+/// `Registry::analyzer`). The separator cannot occur in an index's analysis setting names.
+pub const NORMALIZER_PREFIX: &str = "normalizer\u{1F}";
+/// The tokenizer of a keyword field with a normalizer: the value arrives normalized (by
+/// `normalize`, so its doc values are normalized too) and is kept whole; the name carries the
+/// normalizer's, so the schema records it.
+const NORMALIZED_PREFIX: &str = "normalized\u{1F}";
+/// An analyzer run value by value over a multi-valued field (see `multi_valued`).
+const VALUES_PREFIX: &str = "values\u{1F}";
+/// The position increment gap of an index's analyzers: a custom analyzer's own setting, else
+/// 100 (OpenSearch wraps every other analyzer with the text field default).
+pub const DEFAULT_POSITION_INCREMENT_GAP: u32 = 100;
+
+pub fn normalizer_key(normalizer: &str) -> String {
+    format!("{NORMALIZER_PREFIX}{normalizer}")
+}
+
+/// The tantivy tokenizer name of a keyword field normalized by `normalizer`.
+pub fn keyword_tokenizer_name(normalizer: &str) -> String {
+    format!("{NORMALIZED_PREFIX}{normalizer}")
+}
+
+/// The normalizer a keyword field's tokenizer name stands for, as its tokenizer-manager key.
+pub fn normalizer_of_tokenizer(tokenizer: &str) -> Option<String> {
+    tokenizer
+        .strip_prefix(NORMALIZED_PREFIX)
+        .map(normalizer_key)
+}
+
+/// The tokenizer-manager key that analyses a text field's values one by one.
+pub fn values_tokenizer_name(tokenizer: &str) -> String {
+    format!("{VALUES_PREFIX}{tokenizer}")
+}
+
+fn index_gap(a: &Analyzer) -> u32 {
+    if a.custom {
+        a.position_increment_gap
+    } else {
+        DEFAULT_POSITION_INCREMENT_GAP
+    }
+}
+
 /// Registers every analyzer an index can name (built-in, its own, `default`,
-/// `default_search`) into its tantivy tokenizer manager.
+/// `default_search`) into its tantivy tokenizer manager, each also as a multi-value analyzer,
+/// and every normalizer it can name.
 pub fn register(manager: &TokenizerManager, registry: &Registry) {
+    let add = |name: &str, a: Arc<Analyzer>| {
+        manager.register(
+            &values_tokenizer_name(name),
+            ValuesTokenizer {
+                gap: index_gap(&a),
+                chain: ChainTokenizer::new(a.clone()),
+            },
+        );
+        manager.register(name, ChainTokenizer::new(a));
+    };
     for (name, a) in registry::builtins() {
-        manager.register(name, ChainTokenizer::new(a.clone()));
+        add(name, a.clone());
     }
     for (name, a) in &registry.analyzers {
-        manager.register(name, ChainTokenizer::new(a.clone()));
+        add(name, a.clone());
     }
     for name in ["default", "default_search"] {
         if let Some(a) = registry.analyzer(name) {
-            manager.register(name, ChainTokenizer::new(a));
+            add(name, a);
         }
+    }
+    let normalizers = registry
+        .normalizers
+        .keys()
+        .map(String::as_str)
+        .chain(["lowercase"]);
+    for name in normalizers {
+        if let Some(a) = registry.normalizer(name) {
+            manager.register(&normalizer_key(name), ChainTokenizer::new(a));
+            manager.register(
+                &keyword_tokenizer_name(name),
+                tantivy::tokenizer::RawTokenizer::default(),
+            );
+        }
+    }
+}
+
+/// A keyword value through a normalizer registered in `manager` (by its `normalizer_key`):
+/// the one token the chain makes, or the value itself when the normalizer is unknown.
+pub fn normalize(manager: &TokenizerManager, key: &str, text: &str) -> String {
+    let Some(mut a) = manager.get(key) else {
+        return text.to_string();
+    };
+    let mut s = a.token_stream(text);
+    let mut out = String::new();
+    if s.advance() {
+        std::mem::swap(&mut out, &mut s.token_mut().text);
+    }
+    out
+}
+
+/// A query's value for a keyword field, through the field's normalizer (as OpenSearch
+/// normalizes `term`, `terms` and `match` values on keyword fields).
+pub fn keyword_query_text<'a>(
+    index: &tantivy::Index,
+    field: &crate::index::mapping::FieldMapping,
+    text: &'a str,
+) -> std::borrow::Cow<'a, str> {
+    match &field.normalizer {
+        Some(n) => normalize(index.tokenizers(), &normalizer_key(n), text).into(),
+        None => text.into(),
+    }
+}
+
+/// The values of a multi-valued text field as one pre-tokenized value, with Lucene's positions:
+/// each value continues after the previous one's last position plus its end increment
+/// (removed trailing tokens) plus the position increment gap (`gap`, else the analyzer's), so
+/// a phrase never matches across values. `tokenizer` is the field's tokenizer name.
+pub fn multi_valued(
+    manager: &TokenizerManager,
+    tokenizer: &str,
+    values: &[&str],
+    gap: Option<u32>,
+) -> Option<tantivy::tokenizer::PreTokenizedString> {
+    let mut a = manager.get(&values_tokenizer_name(tokenizer))?;
+    let mut tokens = Vec::new();
+    // Lucene's invert state: the position before the first token is -1.
+    let mut pos: i64 = -1;
+    for v in values {
+        let mut s = a.token_stream(v);
+        let mut value_gap = 0;
+        let mut incs = 0;
+        while s.advance() {
+            let t = s.token_mut();
+            if t.position_length == 0 {
+                // The trailer: total increments (end included) and the analyzer's gap.
+                incs = t.position as i64;
+                value_gap = t.offset_from as u32;
+                break;
+            }
+            let mut tok = std::mem::take(t);
+            tok.position = (pos + 1 + tok.position as i64) as usize;
+            tokens.push(tok);
+        }
+        // The gap follows every value; the last one's is never seen.
+        pos += incs + gap.unwrap_or(value_gap) as i64;
+    }
+    Some(tantivy::tokenizer::PreTokenizedString {
+        text: String::new(),
+        tokens,
+    })
+}
+
+/// An analyzer whose stream, after the tokens of a value (positions relative to the value),
+/// yields a trailer token with `position_length` 0: its `position` is the value's total
+/// position increment (the end increment included) and its `offset_from` the analyzer's
+/// position increment gap. Only `multi_valued` reads it; no schema names it.
+#[derive(Clone)]
+struct ValuesTokenizer {
+    chain: ChainTokenizer,
+    gap: u32,
+}
+
+pub struct ValuesStream<'a> {
+    inner: ChainStream<'a>,
+    end_inc: u32,
+    gap: u32,
+    done: bool,
+}
+
+impl Tokenizer for ValuesTokenizer {
+    type TokenStream<'a> = ValuesStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> ValuesStream<'a> {
+        let gap = self.gap;
+        let inner = self.chain.token_stream(text);
+        let end_inc = inner.buf.end_inc;
+        ValuesStream {
+            inner,
+            end_inc,
+            gap,
+            done: false,
+        }
+    }
+}
+
+impl TokenStream for ValuesStream<'_> {
+    fn advance(&mut self) -> bool {
+        if self.inner.advance() {
+            return true;
+        }
+        if self.done {
+            return false;
+        }
+        self.done = true;
+        let last = if self.inner.position == usize::MAX {
+            0
+        } else {
+            self.inner.position as i64 + 1
+        };
+        let t = &mut self.inner.token;
+        t.text.clear();
+        t.position = (last + self.end_inc as i64) as usize;
+        t.position_length = 0;
+        t.offset_from = self.gap as usize;
+        t.offset_to = self.gap as usize;
+        true
+    }
+
+    fn token(&self) -> &Token {
+        &self.inner.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.inner.token
     }
 }
 
@@ -199,6 +397,34 @@ mod tests {
         assert_eq!(tokens(&m, "english", "running dogs"), ["run", "dog"]);
         assert_eq!(tokens(&m, "my", "The FOX jumps"), ["the", "jumps"]);
         assert_eq!(tokens(&m, "default", "Steven's dogs"), ["steven", "dog"]);
+    }
+
+    #[test]
+    fn multi_valued_positions_follow_lucene() {
+        let m = TokenizerManager::default();
+        register(&m, &Registry::from_settings(&BTreeMap::new()).unwrap());
+        let pos = |tok: &str, vals: &[&str], gap: Option<u32>| -> Vec<(String, usize)> {
+            multi_valued(&m, tok, vals, gap)
+                .unwrap()
+                .tokens
+                .into_iter()
+                .map(|t| (t.text, t.position))
+                .collect()
+        };
+        assert_eq!(
+            pos("standard", &["a b", "c"], None),
+            [("a".into(), 0), ("b".into(), 1), ("c".into(), 102)]
+        );
+        // Trailing stop words and empty values still advance, then the gap.
+        assert_eq!(
+            pos("english", &["the cat sat on the", "", "mat"], None),
+            [("cat".into(), 1), ("sat".into(), 2), ("mat".into(), 205)]
+        );
+        assert_eq!(
+            pos("standard", &["a", "b"], Some(7)),
+            [("a".into(), 0), ("b".into(), 8)]
+        );
+        assert_eq!(normalize(&m, &normalizer_key("lowercase"), "ÉtÉ"), "été");
     }
 
     #[test]

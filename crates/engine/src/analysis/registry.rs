@@ -46,6 +46,20 @@ pub fn builtins() -> &'static HashMap<&'static str, Arc<Analyzer>> {
     })
 }
 
+/// OpenSearch's built-in `lowercase` normalizer.
+fn builtin_lowercase_normalizer() -> Arc<Analyzer> {
+    static L: OnceLock<Arc<Analyzer>> = OnceLock::new();
+    L.get_or_init(|| {
+        let reg = Registry::global();
+        let mut a = reg
+            .custom(None, &[], &[Component::Name("lowercase")], true)
+            .expect("lowercase normalizer");
+        a.name = "lowercase".into();
+        Arc::new(a)
+    })
+    .clone()
+}
+
 fn group(flat: &BTreeMap<String, Value>, kind: &str) -> BTreeMap<String, Def> {
     let prefix = format!("index.analysis.{kind}.");
     let mut out: BTreeMap<String, Def> = BTreeMap::new();
@@ -208,11 +222,22 @@ impl Registry {
         Ok(a)
     }
 
+    /// A named normalizer: the index's own, else the built-in `lowercase`.
+    pub fn normalizer(&self, name: &str) -> Option<Arc<Analyzer>> {
+        if let Some(a) = self.normalizers.get(name) {
+            return Some(a.clone());
+        }
+        (name == "lowercase").then(builtin_lowercase_normalizer)
+    }
+
     /// A named analyzer: the index's own, else a built-in one. `default` is the index's
-    /// default analyzer or `standard`.
+    /// default analyzer or `standard`. A `normalizer_key` names a normalizer.
     pub fn analyzer(&self, name: &str) -> Option<Arc<Analyzer>> {
         if let Some(a) = self.analyzers.get(name) {
             return Some(a.clone());
+        }
+        if let Some(n) = name.strip_prefix(crate::analysis::NORMALIZER_PREFIX) {
+            return self.normalizer(n);
         }
         match name {
             "default" => builtins().get("standard").cloned(),

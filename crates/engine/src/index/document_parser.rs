@@ -16,6 +16,8 @@ pub enum FieldValue {
     Bool(bool),
     DateMillis(i64),
     Ip(Ipv6Addr),
+    /// Precedes each value of a text field whose mapping sets `position_increment_gap`.
+    PositionGap(u32),
 }
 
 #[derive(Debug, Default)]
@@ -317,6 +319,11 @@ fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> 
         }
     }
     if field.index || field.doc_values {
+        if let (FieldType::Text, Some(gap)) = (field.ty, field.position_increment_gap) {
+            ctx.out
+                .values
+                .push((path.to_string(), FieldValue::PositionGap(gap)));
+        }
         ctx.out.values.push((path.to_string(), converted));
     }
     Ok(())

@@ -187,6 +187,13 @@ pub struct FieldMapping {
     pub copy_to: Vec<String>,
     pub analyzer: String,
     pub search_analyzer: String,
+    /// The analyzer of quoted (phrase) queries: `search_quote_analyzer`, else the search analyzer.
+    pub search_quote_analyzer: String,
+    /// `position_increment_gap` as given (`None`: the analyzer's, 100 unless a custom analyzer
+    /// sets its own).
+    pub position_increment_gap: Option<u32>,
+    /// A keyword field's `normalizer`.
+    pub normalizer: Option<String>,
     pub scaling_factor: f64,
     pub coerce: bool,
     pub ignore_malformed: bool,
@@ -258,6 +265,9 @@ impl FieldMapping {
             copy_to: Vec::new(),
             analyzer: "default".into(),
             search_analyzer: "default".into(),
+            search_quote_analyzer: "default".into(),
+            position_increment_gap: None,
+            normalizer: None,
             scaling_factor: 0.0,
             coerce: true,
             ignore_malformed: false,
@@ -324,7 +334,33 @@ impl FieldMapping {
                         }
                     } else if k == "search_analyzer" {
                         fm.search_analyzer = s.to_string();
+                    } else {
+                        fm.search_quote_analyzer = s.to_string();
                     }
+                }
+                "normalizer" if !v.is_null() => {
+                    let s = v.as_str().ok_or_else(|| {
+                        mapper_err(format!("[{k}] on mapper [{name}] must be a string"))
+                    })?;
+                    fm.normalizer = Some(s.to_string());
+                }
+                "position_increment_gap" => {
+                    let n = v
+                        .as_i64()
+                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                        .ok_or_else(|| {
+                            mapper_err(format!(
+                                "failed to parse [position_increment_gap] on mapper [{name}]"
+                            ))
+                        })?;
+                    if n < 0 {
+                        return Err(mapper_err(
+                            "[positions_increment_gap] must be positive, got [".to_string()
+                                + &n.to_string()
+                                + "]",
+                        ));
+                    }
+                    fm.position_increment_gap = Some(n.min(u32::MAX as i64) as u32);
                 }
                 "scaling_factor" => {
                     fm.scaling_factor = v
@@ -375,6 +411,9 @@ impl FieldMapping {
                 _ => {}
             }
             fm.params.insert(k.clone(), v.clone());
+        }
+        if !def.contains_key("search_quote_analyzer") {
+            fm.search_quote_analyzer = fm.search_analyzer.clone();
         }
         if ty == FieldType::ScaledFloat && !def.contains_key("scaling_factor") {
             return Err(Error::illegal_argument(
@@ -746,8 +785,17 @@ impl Mapping {
 
     /// Refuses a field whose `analyzer`/`search_analyzer`/`search_quote_analyzer` the index
     /// cannot resolve (`known` answers for built-in and the index's own analyzers).
+    /// A keyword field's `normalizer` is looked up as `known(analysis::normalizer_key(name))`.
     pub fn check_analyzers(&self, known: &dyn Fn(&str) -> bool) -> Result<()> {
         for leaf in self.leaves() {
+            if let Some(n) = &leaf.field.normalizer {
+                if !known(&crate::analysis::normalizer_key(n)) {
+                    return Err(mapper_err(format!(
+                        "normalizer [{n}] not found for field [{}]",
+                        leaf.path
+                    )));
+                }
+            }
             for key in ["analyzer", "search_analyzer", "search_quote_analyzer"] {
                 if let Some(name) = leaf.field.params.get(key).and_then(Value::as_str) {
                     if !known(name) {

@@ -90,9 +90,15 @@ fn add_leaf(b: &mut SchemaBuilder, path: &str, f: &FieldMapping) {
         FieldType::Keyword => {
             let mut opts = TextOptions::default();
             if f.index {
+                // A normalized value arrives normalized (`Fields::normalizers`); the tokenizer
+                // keeps it whole, and its name records the normalizer.
+                let tokenizer = match &f.normalizer {
+                    Some(n) => crate::analysis::keyword_tokenizer_name(n),
+                    None => "raw".to_string(),
+                };
                 opts = opts.set_indexing_options(
                     TextFieldIndexing::default()
-                        .set_tokenizer("raw")
+                        .set_tokenizer(&tokenizer)
                         .set_index_option(IndexRecordOption::Basic)
                         .set_fieldnorms(false),
                 );
@@ -196,6 +202,11 @@ pub struct Fields {
     pub primary_term: Field,
     pub routing: Field,
     pub by_path: FxHashMap<String, Field>,
+    /// Text fields with positions → their tokenizer (multi-valued ones are pre-tokenized with
+    /// the position increment gap).
+    pub text: FxHashMap<Field, String>,
+    /// Normalized keyword fields → the normalizer's tokenizer-manager key.
+    pub normalizers: FxHashMap<Field, String>,
 }
 
 impl Fields {
@@ -213,8 +224,33 @@ impl Fields {
                 .filter(|(_, e)| !e.name().starts_with('_'))
                 .map(|(field, e)| (e.name().to_string(), field))
                 .collect(),
+            text: text_fields(schema, |tokenizer, positions| {
+                positions.then(|| tokenizer.to_string())
+            }),
+            normalizers: text_fields(schema, |tokenizer, _| {
+                crate::analysis::normalizer_of_tokenizer(tokenizer)
+            }),
         }
     }
+}
+
+/// Mapped text-typed fields by what `pick` makes of their tokenizer and whether they index
+/// positions.
+fn text_fields(
+    schema: &Schema,
+    pick: impl Fn(&str, bool) -> Option<String>,
+) -> FxHashMap<Field, String> {
+    schema
+        .fields()
+        .filter(|(_, e)| !e.name().starts_with('_'))
+        .filter_map(|(field, e)| {
+            let tantivy::schema::FieldType::Str(opts) = e.field_type() else {
+                return None;
+            };
+            let idx = opts.get_indexing_options()?;
+            pick(idx.tokenizer(), idx.index_option().has_positions()).map(|t| (field, t))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -264,6 +264,7 @@ impl Shard {
                         w.writer.delete_term(Term::from_field_text(fields.id, id));
                         let doc = build_doc(
                             &fields,
+                            w.index.tokenizers(),
                             id,
                             routing.as_deref(),
                             source,
@@ -406,6 +407,7 @@ impl Shard {
                     }
                     let doc = build_doc(
                         &w.fields,
+                        w.index.tokenizers(),
                         &id,
                         routing.as_deref(),
                         &source,
@@ -735,8 +737,10 @@ fn check(
 }
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn build_doc(
     fields: &Fields,
+    tokenizers: &tantivy::tokenizer::TokenizerManager,
     id: &str,
     routing: Option<&str>,
     source: &[u8],
@@ -754,18 +758,52 @@ fn build_doc(
     if let Some(r) = routing {
         doc.add_text(fields.routing, r);
     }
+    // Text values per field (with the mapping's gap, if any): a field with several values is
+    // indexed as one pre-tokenized value, `position_increment_gap` positions between values.
+    type TextValues<'a> = Vec<(tantivy::schema::Field, Option<u32>, Vec<&'a str>)>;
+    let mut texts: TextValues = Vec::new();
+    fn text_entry(texts: &mut TextValues, f: tantivy::schema::Field) -> usize {
+        match texts.iter().position(|t| t.0 == f) {
+            Some(i) => i,
+            None => {
+                texts.push((f, None, Vec::new()));
+                texts.len() - 1
+            }
+        }
+    }
     for (path, value) in values {
         let Some(&f) = fields.by_path.get(path) else {
             continue;
         };
         match value {
-            FieldValue::Str(s) => doc.add_text(f, s),
+            FieldValue::Str(s) if fields.text.contains_key(&f) => {
+                let i = text_entry(&mut texts, f);
+                texts[i].2.push(s);
+            }
+            FieldValue::PositionGap(g) => {
+                let i = text_entry(&mut texts, f);
+                texts[i].1 = Some(*g);
+            }
+            FieldValue::Str(s) => match fields.normalizers.get(&f) {
+                Some(key) => doc.add_text(f, crate::analysis::normalize(tokenizers, key, s)),
+                None => doc.add_text(f, s),
+            },
             FieldValue::I64(v) => doc.add_i64(f, *v),
             FieldValue::U64(v) => doc.add_u64(f, *v),
             FieldValue::F64(v) => doc.add_f64(f, *v),
             FieldValue::Bool(v) => doc.add_bool(f, *v),
             FieldValue::DateMillis(ms) => doc.add_date(f, DateTime::from_timestamp_millis(*ms)),
             FieldValue::Ip(ip) => doc.add_ip_addr(f, *ip),
+        }
+    }
+    for (f, gap, vals) in texts {
+        if let [one] = vals[..] {
+            doc.add_text(f, one);
+            continue;
+        }
+        match crate::analysis::multi_valued(tokenizers, &fields.text[&f], &vals, gap) {
+            Some(pre) => doc.add_pre_tokenized_text(f, pre),
+            None => vals.iter().for_each(|v| doc.add_text(f, v)),
         }
     }
     doc

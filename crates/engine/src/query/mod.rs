@@ -169,6 +169,7 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
     match fm.ty {
         FieldType::Text | FieldType::Keyword => {
             let text = values::text_of(value);
+            let text = crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text);
             if ci {
                 let re = format!("(?i){}", regex_escape(&text));
                 return Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost));
@@ -207,10 +208,13 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
         return Ok(none());
     };
     let set: Q = match fm.ty {
-        FieldType::Text | FieldType::Keyword => Box::new(TermSetQuery::new(
-            vals.iter()
-                .map(|v| Term::from_field_text(f, &values::text_of(v))),
-        )),
+        FieldType::Text | FieldType::Keyword => Box::new(TermSetQuery::new(vals.iter().map(|v| {
+            let text = values::text_of(v);
+            Term::from_field_text(
+                f,
+                &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
+            )
+        }))),
         FieldType::Boolean => Box::new(TermSetQuery::new(
             vals.iter()
                 .map(|v| values::boolean(cx, v).map(|b| Term::from_field_bool(f, b)))

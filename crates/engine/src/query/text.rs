@@ -61,7 +61,8 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
             Ok(terms_query(f, tokens, p))
         }
         FieldType::Keyword => Ok(Box::new(LuceneTermQuery::new(Term::from_field_text(
-            f, &text,
+            f,
+            &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
         )))),
         FieldType::Boolean => match super::values::boolean(cx, p.query) {
             Ok(b) => Ok(Box::new(LuceneTermQuery::new(Term::from_field_bool(f, b)))),
@@ -150,7 +151,7 @@ fn phrase_field(
         return match_field(cx, &p);
     }
     let text = super::values::text_of(query);
-    let analyzer = analyzer.unwrap_or(&fm.search_analyzer);
+    let analyzer = analyzer.unwrap_or(&fm.search_quote_analyzer);
     let tokens = analyze(cx, analyzer, &text)?;
     Ok(match tokens.len() {
         0 => zero(zero_terms),
