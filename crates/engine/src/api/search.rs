@@ -58,12 +58,15 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         result.max_score.map_or(Value::Null, search::score_json),
     );
     hits.insert("hits".into(), Value::Array(result.hits));
-    let out = json!({
-        "took": start.elapsed().as_millis() as u64,
-        "timed_out": false,
-        "_shards": shards_json(result.shards),
-        "hits": Value::Object(hits),
-    });
+    let mut out = Map::new();
+    out.insert("took".into(), json!(start.elapsed().as_millis() as u64));
+    out.insert("timed_out".into(), json!(false));
+    if let Some(t) = result.terminated_early {
+        out.insert("terminated_early".into(), json!(t));
+    }
+    out.insert("_shards".into(), shards_json(result.shards));
+    out.insert("hits".into(), Value::Object(hits));
+    let out = Value::Object(out);
     Ok(Response::ok(&out))
 }
 

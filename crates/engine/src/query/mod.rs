@@ -9,6 +9,7 @@ pub mod lucene_term;
 mod multi_term;
 mod query_string;
 mod text;
+pub mod wrappers;
 mod values;
 
 use crate::dsl::{self, Query as Ast};

@@ -46,6 +46,8 @@ pub struct ShardTarget {
 }
 
 pub struct SearchResult {
+    /// `Some` when `terminate_after` was given: whether a shard stopped early.
+    pub terminated_early: Option<bool>,
     pub total: Option<(u64, &'static str)>,
     pub max_score: Option<f32>,
     pub hits: Vec<Value>,
@@ -73,6 +75,56 @@ pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
         out = out.caused_by(e.clone().caused_by(e));
     }
     out
+}
+
+/// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
+/// aggregations see the difference yet), `min_score` around both.
+fn request_query(req: &SearchRequest, cx: &Context) -> Result<query::Q> {
+    let mut q = query::build(&req.query, cx)?;
+    if let Some(pf) = &req.post_filter {
+        let filter = query::build(pf, cx)?;
+        let mut b = tantivy::query::BooleanQuery::new(vec![
+            (tantivy::query::Occur::Must, q),
+            (
+                tantivy::query::Occur::Must,
+                Box::new(tantivy::query::ConstScoreQuery::new(filter, 0.0)),
+            ),
+        ]);
+        b.set_minimum_number_should_match(0);
+        q = Box::new(b);
+    }
+    if let Some(min) = req.min_score {
+        q = Box::new(query::wrappers::MinScoreQuery { inner: q, min });
+    }
+    Ok(q)
+}
+
+/// How many docs match, and a query for those among the first `limit` matches by `_seq_no`.
+fn terminate_after_cut(searcher: &Searcher, q: &query::Q, limit: u64) -> Result<(u64, query::Q)> {
+    let n = q.count(searcher)? as u64;
+    let none = || -> query::Q { Box::new(tantivy::query::EmptyQuery) };
+    if limit == 0 {
+        return Ok((n, none()));
+    }
+    let collector =
+        TopDocs::with_limit(limit as usize).tweak_score(|r: &tantivy::SegmentReader| {
+            let seq = r
+                .fast_fields()
+                .i64(schema::SEQ_NO)
+                .ok()
+                .map(|c| c.first_or_default_col(0));
+            move |doc: tantivy::DocId, _score: f32| -seq.as_ref().map_or(0, |c| c.get_val(doc))
+        });
+    let first = searcher.search(q, &collector)?;
+    let Some(cut) = first.iter().map(|(s, _)| -s).max() else {
+        return Ok((n, none()));
+    };
+    let field = searcher.schema().get_field(schema::SEQ_NO)?;
+    let range = tantivy::query::RangeQuery::new(
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Included(tantivy::Term::from_field_i64(field, cut)),
+    );
+    Ok((n, Box::new(range)))
 }
 
 pub fn node_id() -> &'static str {
@@ -111,6 +163,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut total: u64 = 0;
     let mut max_score: Option<f32> = None;
+    let mut terminated_early = false;
     let by_score = req.sorts_by_score_only();
     let scoring =
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
@@ -132,10 +185,30 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
             index: &meta.name,
             index_uuid: meta.settings.uuid(),
         };
-        let q =
-            query::build(&req.query, &cx).map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
+        let q = request_query(req, &cx).map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
+        let mut q = q;
+        let mut counted = None;
+        if let Some(limit) = req.terminate_after {
+            // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
+            // cut on `_seq_no` at the last of them.
+            let (n, cut) = terminate_after_cut(&t.searcher, &q, limit)?;
+            if n > limit {
+                terminated_early = true;
+            }
+            counted = Some(n.min(limit));
+            q = Box::new(tantivy::query::BooleanQuery::new(vec![
+                (tantivy::query::Occur::Must, q),
+                (
+                    tantivy::query::Occur::Must,
+                    Box::new(tantivy::query::ConstScoreQuery::new(cut, 0.0)),
+                ),
+            ]));
+        }
         if req.track_total_hits != TrackTotalHits::Off {
-            total += q.count(&t.searcher)? as u64;
+            total += match counted {
+                Some(n) => n,
+                None => q.count(&t.searcher)? as u64,
+            };
         }
         if by_score {
             if window > 0 {
@@ -243,6 +316,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
             }
         }
     }
+    let terminated_early = req.terminate_after.map(|_| terminated_early);
     candidates.sort_by(|a, b| cmp_candidates(a, b, req));
     let page: Vec<&Candidate> = candidates.iter().skip(req.from).take(req.size).collect();
     let mut hits = Vec::with_capacity(page.len());
@@ -256,6 +330,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         TrackTotalHits::UpTo(_) => Some((total, "eq")),
     };
     Ok(SearchResult {
+        terminated_early,
         total,
         max_score: if targets.is_empty() && by_score {
             // OpenSearch's empty reduce (no shard at all) reports 0.

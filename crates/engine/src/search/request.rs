@@ -28,6 +28,9 @@ pub struct SearchRequest {
     pub rest_total_hits_as_int: bool,
     pub version: bool,
     pub seq_no_primary_term: bool,
+    pub post_filter: Option<dsl::Query>,
+    pub min_score: Option<f32>,
+    pub terminate_after: Option<u64>,
 }
 
 const DEFAULT_TRACK: u64 = 10_000;
@@ -37,7 +40,6 @@ const NOT_YET: &[&str] = &[
     "aggs",
     "aggregations",
     "highlight",
-    "post_filter",
     "search_after",
     "suggest",
     "collapse",
@@ -51,8 +53,6 @@ const NOT_YET: &[&str] = &[
     "fields",
     "profile",
     "explain",
-    "min_score",
-    "terminate_after",
     "ext",
 ];
 
@@ -92,6 +92,13 @@ pub fn url_query(p: &Params, q: &str) -> Result<dsl::Query> {
     Ok(dsl::Query::QueryString(Box::new(qs)))
 }
 
+fn terminate_after(v: i64) -> Result<Option<u64>> {
+    if v < 0 {
+        return Err(Error::illegal_argument("terminateAfter must be > 0"));
+    }
+    Ok((v > 0).then_some(v as u64))
+}
+
 fn nonneg(key: &str, v: i64) -> Result<usize> {
     if v < 0 {
         return Err(Error::illegal_argument(format!(
@@ -114,6 +121,9 @@ impl SearchRequest {
             rest_total_hits_as_int: false,
             version: false,
             seq_no_primary_term: false,
+            post_filter: None,
+            min_score: None,
+            terminate_after: None,
         };
         if let Some(body) = body {
             let Some(entries) = body.as_obj() else {
@@ -148,6 +158,21 @@ impl SearchRequest {
                         }
                     }
                     "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
+                    "post_filter" => {
+                        if !matches!(v.v, J::Obj(_)) {
+                            return Err(parsing(
+                                format!("Unknown key for a {} in [post_filter].", v.token()),
+                                v.pos,
+                            ));
+                        }
+                        r.post_filter = Some(dsl::parse_query(v)?);
+                    }
+                    "min_score" => r.min_score = Some(dsl::float("search", k, v)?),
+                    "terminate_after" => {
+                        // The body is not validated: a negative limit collects nothing.
+                        let n = dsl::int("search", k, v)?;
+                        r.terminate_after = (n != 0).then_some(n.max(0) as u64);
+                    }
                     "version" => r.version = dsl::boolean("search", k, v)?,
                     "seq_no_primary_term" => r.seq_no_primary_term = dsl::boolean("search", k, v)?,
                     "timeout" | "stats" | "_name" => {}
@@ -173,6 +198,9 @@ impl SearchRequest {
             if !count_only || body.is_none() {
                 r.query = url_query(p, q)?;
             }
+        }
+        if let Some(v) = p.int("terminate_after")? {
+            r.terminate_after = terminate_after(v)?;
         }
         if let Some(v) = p.int("from")? {
             r.from = nonneg("from", v)?;
