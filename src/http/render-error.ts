@@ -124,14 +124,28 @@ export function toOpenSearchError(err: unknown): OpenSearchError {
   return new OpenSearchError(500, 'exception', String(e));
 }
 
+/** `index_not_found_exception` → `IndexNotFoundException`, the class name Java would print. */
+function javaClassName(type: string): string {
+  return type
+    .split('_')
+    .map((w) => (w.length > 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w))
+    .join('');
+}
+
+/** The first line OpenSearch prints for an exception: `[index] ClassName[reason]`. */
+function javaHeadline(c: ErrorCause): string {
+  const index = c.extra?.index;
+  // Engine errors keep their fields as raw JSON (exact numbers), TS errors as plain values.
+  const name = typeof index === 'string' ? index : isJsonNode(index) && index.kind === 'scalar' ? (JSON.parse(index.raw) as unknown) : undefined;
+  const prefix = typeof name === 'string' ? `[${name}] ` : '';
+  return `${prefix}${javaClassName(c.type)}[${c.reason}]`;
+}
+
 function stackOf(c: ErrorCause): string {
   if (c.stackTrace !== undefined) return c.stackTrace;
-  if (c instanceof Error && c.stack !== undefined) {
-    // Java-style first line (`type: reason`), then the JS frames.
-    const frames = c.stack.split('\n').filter((l) => l.trimStart().startsWith('at '));
-    return [`${c.type}: ${c.reason}`, ...frames.map((f) => `\t${f.trim()}`)].join('\n');
-  }
-  return `${c.type}: ${c.reason}`;
+  // OpenSearch's headline (clients parse it), then Quarry's own frames.
+  const frames = c instanceof Error && c.stack !== undefined ? c.stack.split('\n').filter((l) => l.trimStart().startsWith('at ')) : [];
+  return [javaHeadline(c), ...frames.map((f) => `\t${f.trim()}`)].join('\n');
 }
 
 function causeNode(c: ErrorCause, withCause: boolean, errorTrace: boolean): JsonObject {

@@ -185,6 +185,6 @@ export function pruneGaps(stale: readonly string[], failing: readonly string[], 
     }
     if (steps.items.length === 0) gaps.items.splice(i, 1);
   }
-  fs.writeFileSync(file, doc.toString({ lineWidth: 100 }));
+  fs.writeFileSync(file, doc.toString({ lineWidth: 100, flowCollectionPadding: false }));
   return { removed, kept };
 }

@@ -75,7 +75,7 @@ describe('renderError', () => {
     const e = illegalArgument('bad');
     expect(render(e).text).not.toContain('stack_trace');
     const error = render(e, true).json.error as Record<string, unknown>;
-    expect(error.stack_trace).toMatch(/^illegal_argument_exception: bad\n\tat /);
+    expect(error.stack_trace).toMatch(/^IllegalArgumentException\[bad\]\n\tat /);
     expect((error.root_cause as Array<Record<string, unknown>>)[0]?.stack_trace).toBeTypeOf('string');
   });
 
