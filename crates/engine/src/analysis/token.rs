@@ -83,7 +83,10 @@ impl Tokens {
                 carry += self.toks[i].pos_inc;
             }
         }
-        self.toks.truncate(out);
+        // Removed tokens' strings are kept for the next run's `push`.
+        for t in self.toks.drain(out..) {
+            self.spare.push(t.text);
+        }
         self.end_inc += carry;
     }
 }

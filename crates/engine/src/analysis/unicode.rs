@@ -70,6 +70,7 @@ pub fn lowercase_into(src: &str, dst: &mut String) {
     }
 }
 
+#[inline]
 pub fn lowercase_in_place(s: &mut String) {
     if s.is_ascii() {
         s.make_ascii_lowercase();

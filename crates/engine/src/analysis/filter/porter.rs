@@ -11,10 +11,47 @@ thread_local! {
     static BUF: std::cell::RefCell<Vec<char>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// What the stemmer works on: ASCII bytes (the common case, stemmed in the string's own
+/// buffer without copying) or chars.
+trait Unit: Copy + Eq {
+    fn ch(self) -> char;
+    fn ascii(b: u8) -> Self;
+}
+
+impl Unit for u8 {
+    #[inline]
+    fn ch(self) -> char {
+        self as char
+    }
+    #[inline]
+    fn ascii(b: u8) -> u8 {
+        b
+    }
+}
+
+impl Unit for char {
+    #[inline]
+    fn ch(self) -> char {
+        self
+    }
+    #[inline]
+    fn ascii(b: u8) -> char {
+        b as char
+    }
+}
+
 /// Stems `word` in place; whether it changed.
 pub fn stem_in_place(word: &mut String) -> bool {
     if word.len() <= 2 {
         return false;
+    }
+    if word.is_ascii() {
+        // The stemmer only removes bytes and writes ASCII letters: the bytes stay UTF-8, and
+        // the buffer moves out and back without copying.
+        let mut b = std::mem::take(word).into_bytes();
+        let changed = stem_chars(&mut b);
+        *word = String::from_utf8(b).expect("ASCII stays UTF-8");
+        return changed;
     }
     BUF.with(|buf| {
         let mut b = buf.borrow_mut();
@@ -29,13 +66,14 @@ pub fn stem_in_place(word: &mut String) -> bool {
     })
 }
 
-fn stem_chars(b: &mut Vec<char>) -> bool {
+fn stem_chars<U: Unit>(b: &mut Vec<U>) -> bool {
     if b.len() <= 2 {
         return false;
     }
     let before = b.len();
-    let orig_tail: [char; 4] =
-        std::array::from_fn(|i| b.get(before.saturating_sub(4) + i).copied().unwrap_or(' '));
+    let pad = U::ascii(b' ');
+    let orig_tail: [U; 4] =
+        std::array::from_fn(|i| b.get(before.saturating_sub(4) + i).copied().unwrap_or(pad));
     let mut p = Porter { b, k: 0, j: 0 };
     p.k = p.b.len() - 1;
     p.step1ab();
@@ -48,20 +86,20 @@ fn stem_chars(b: &mut Vec<char>) -> bool {
     }
     let k = p.k;
     b.truncate(k + 1);
-    let after: [char; 4] =
-        std::array::from_fn(|i| b.get(b.len().saturating_sub(4) + i).copied().unwrap_or(' '));
+    let after: [U; 4] =
+        std::array::from_fn(|i| b.get(b.len().saturating_sub(4) + i).copied().unwrap_or(pad));
     b.len() != before || after != orig_tail
 }
 
-struct Porter<'a> {
-    b: &'a mut Vec<char>,
+struct Porter<'a, U: Unit> {
+    b: &'a mut Vec<U>,
     k: usize,
     j: usize,
 }
 
-impl Porter<'_> {
+impl<U: Unit> Porter<'_, U> {
     fn cons(&self, i: usize) -> bool {
-        match self.b[i] {
+        match self.b[i].ch() {
             'a' | 'e' | 'i' | 'o' | 'u' => false,
             'y' => i == 0 || !self.cons(i - 1),
             _ => true,
@@ -120,7 +158,7 @@ impl Porter<'_> {
         if i < 2 || !self.cons(i) || self.cons(i - 1) || !self.cons(i - 2) {
             return false;
         }
-        !matches!(self.b[i], 'w' | 'x' | 'y')
+        !matches!(self.b[i].ch(), 'w' | 'x' | 'y')
     }
 
     fn ends(&mut self, s: &str) -> bool {
@@ -129,7 +167,11 @@ impl Porter<'_> {
             return false;
         }
         let start = self.k + 1 - len;
-        if !s.chars().zip(&self.b[start..=self.k]).all(|(a, &b)| a == b) {
+        if !s
+            .bytes()
+            .zip(&self.b[start..=self.k])
+            .all(|(a, &b)| U::ascii(a) == b)
+        {
             return false;
         }
         // j may be "-1" when the whole word is the suffix; wrapping keeps m()/vowel checks empty.
@@ -140,7 +182,7 @@ impl Porter<'_> {
     fn setto(&mut self, s: &str) {
         let j1 = self.j.wrapping_add(1);
         self.b.truncate(j1);
-        self.b.extend(s.chars());
+        self.b.extend(s.bytes().map(U::ascii));
         self.k = self.b.len().saturating_sub(1);
     }
 
@@ -169,13 +211,13 @@ impl Porter<'_> {
     }
 
     fn step1ab(&mut self) {
-        if self.b[self.k] == 's' {
+        if self.b[self.k].ch() == 's' {
             if self.ends("sses") {
                 let k = self.k - 2;
                 self.trunc(k);
             } else if self.ends("ies") {
                 self.setto("i");
-            } else if self.b[self.k - 1] != 's' {
+            } else if self.b[self.k - 1].ch() != 's' {
                 let k = self.k - 1;
                 self.trunc(k);
             }
@@ -195,7 +237,7 @@ impl Porter<'_> {
             } else if self.ends("iz") {
                 self.setto("ize");
             } else if self.doublec(self.k) {
-                let ch = self.b[self.k];
+                let ch = self.b[self.k].ch();
                 if !matches!(ch, 'l' | 's' | 'z') {
                     let k = self.k - 1;
                     self.trunc(k);
@@ -211,14 +253,14 @@ impl Porter<'_> {
 
     fn setto_after_k(&mut self, s: &str) {
         self.b.truncate(self.k + 1);
-        self.b.extend(s.chars());
+        self.b.extend(s.bytes().map(U::ascii));
         self.k = self.b.len() - 1;
     }
 
     fn step1c(&mut self) {
         if self.ends("y") && self.vis() {
             let k = self.k;
-            self.b[k] = 'i';
+            self.b[k] = U::ascii(b'i');
         }
     }
 
@@ -235,7 +277,7 @@ impl Porter<'_> {
         if self.k == 0 {
             return;
         }
-        let rules: &[(&str, &str)] = match self.b[self.k - 1] {
+        let rules: &[(&str, &str)] = match self.b[self.k - 1].ch() {
             'a' => &[("ational", "ate"), ("tional", "tion")],
             'c' => &[("enci", "ence"), ("anci", "ance")],
             'e' => &[("izer", "ize")],
@@ -261,7 +303,7 @@ impl Porter<'_> {
     }
 
     fn step3(&mut self) {
-        let rules: &[(&str, &str)] = match self.b[self.k] {
+        let rules: &[(&str, &str)] = match self.b[self.k].ch() {
             'e' => &[("icate", "ic"), ("ative", ""), ("alize", "al")],
             'i' => &[("iciti", "ic")],
             'l' => &[("ical", "ic"), ("ful", "")],
@@ -275,7 +317,7 @@ impl Porter<'_> {
         if self.k == 0 {
             return;
         }
-        let found = match self.b[self.k - 1] {
+        let found = match self.b[self.k - 1].ch() {
             'a' => self.ends("al"),
             'c' => self.ends("ance") || self.ends("ence"),
             'e' => self.ends("er"),
@@ -283,7 +325,9 @@ impl Porter<'_> {
             'l' => self.ends("able") || self.ends("ible"),
             'n' => self.ends("ant") || self.ends("ement") || self.ends("ment") || self.ends("ent"),
             'o' => {
-                (self.ends("ion") && self.j != usize::MAX && matches!(self.b[self.j], 's' | 't'))
+                (self.ends("ion")
+                    && self.j != usize::MAX
+                    && matches!(self.b[self.j].ch(), 's' | 't'))
                     || self.ends("ou")
             }
             's' => self.ends("ism"),
@@ -301,14 +345,14 @@ impl Porter<'_> {
 
     fn step5(&mut self) {
         self.j = self.k;
-        if self.b[self.k] == 'e' {
+        if self.b[self.k].ch() == 'e' {
             let a = self.m();
             if a > 1 || (a == 1 && !self.cvc(self.k - 1)) {
                 let k = self.k - 1;
                 self.trunc(k);
             }
         }
-        if self.b[self.k] == 'l' && self.doublec(self.k) && self.m() > 1 {
+        if self.b[self.k].ch() == 'l' && self.doublec(self.k) && self.m() > 1 {
             let k = self.k - 1;
             self.trunc(k);
         }
