@@ -737,7 +737,6 @@ fn check(
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_arguments)]
 fn build_doc(
     fields: &Fields,
     tokenizers: &tantivy::tokenizer::TokenizerManager,
