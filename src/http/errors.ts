@@ -123,7 +123,11 @@ export function isOpenSearchExceptionType(type: string): boolean {
 export function guessRootCauses(error: ErrorCause & { readonly rootCauses?: readonly ErrorCause[] | undefined }): ErrorCause[] {
   if (error.rootCauses !== undefined && error.rootCauses.length > 0) return [...error.rootCauses];
   let root: ErrorCause = error;
-  if (!isOpenSearchExceptionType(root.type)) return [root];
-  while (root.causedBy !== undefined && isOpenSearchExceptionType(root.causedBy.type)) root = root.causedBy;
+  // A parser's failure wrapped by the enclosing object parser (x_content in x_content) reports
+  // the inner one, as OpenSearch does; other plain exceptions are their own root cause.
+  const descends = (c: ErrorCause): boolean =>
+    isOpenSearchExceptionType(c.type) || (c.type === 'x_content_parse_exception' && root.type === 'x_content_parse_exception');
+  if (!isOpenSearchExceptionType(root.type) && root.type !== 'x_content_parse_exception') return [root];
+  while (root.causedBy !== undefined && descends(root.causedBy)) root = root.causedBy;
   return [root];
 }

@@ -33,6 +33,43 @@ fn alias_not_an_index(node: &Node, alias: &str) -> Result<()> {
     }
 }
 
+/// `[l:c] [aliases] failed to parse field [actions]`, as OpenSearch wraps an action's failure.
+fn actions_error(at: (usize, usize), cause: Error) -> Error {
+    Error::new(
+        ErrorKind::XContentParse,
+        format!(
+            "[{}:{}] [aliases] failed to parse field [actions]",
+            at.0, at.1
+        ),
+    )
+    .caused_by(cause)
+}
+
+/// The `n`th action of `actions` in the raw body, as the DSL's positioned JSON tree sees it.
+fn action_node(raw: &[u8], n: usize) -> Option<crate::dsl::json::Node> {
+    let root = crate::dsl::json::parse(raw)?;
+    match &root.get("actions")?.v {
+        crate::dsl::json::J::Arr(items) => items.get(n).cloned(),
+        _ => None,
+    }
+}
+
+/// Where the `n`th action's name and its value start.
+fn action_positions(raw: &[u8], n: usize) -> ((usize, usize), (usize, usize)) {
+    let found = action_node(raw, n).and_then(|a| {
+        a.as_obj().and_then(|o| {
+            o.first()
+                .map(|(_, kpos, v)| ((kpos.line, kpos.col), (v.pos.line, v.pos.col)))
+        })
+    });
+    found.unwrap_or(((1, 1), (1, 1)))
+}
+
+/// Where the token after the `n`th action starts (the parser stands there when it validates).
+fn action_end(raw: &[u8], n: usize) -> (usize, usize) {
+    action_node(raw, n).map_or((1, 1), |a| (a.end.line, a.end.col + 1))
+}
+
 fn missing_aliases(names: &[String]) -> Error {
     Error::new(
         ErrorKind::AliasesNotFound,
@@ -69,7 +106,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     let _g = node.admin_lock();
     // Validate every action before applying any, so the request is all-or-nothing.
     let mut plan: Vec<(String, String, Value)> = Vec::new();
-    for a in &actions {
+    for (n, a) in actions.iter().enumerate() {
         let Value::Object(obj) = a else {
             return Err(Error::illegal_argument("alias action must be an object"));
         };
@@ -79,6 +116,25 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
         let Value::Object(def) = def else {
             return Err(Error::illegal_argument("alias action must be an object"));
         };
+        // What OpenSearch's parser refuses while reading the action, with its positions.
+        if !matches!(kind.as_str(), "add" | "remove" | "remove_index") {
+            let (key, value) = action_positions(raw, n);
+            let cause = Error::new(
+                ErrorKind::XContentParse,
+                format!(
+                    "[{}:{}] [alias_action] unknown field [{kind}]",
+                    key.0, key.1
+                ),
+            );
+            return Err(actions_error(value, cause));
+        }
+        if kind != "remove_index" && names(def, "alias", "aliases").is_empty() {
+            let after = action_end(raw, n);
+            return Err(actions_error(
+                after,
+                Error::illegal_argument("One of [alias] or [aliases] is required"),
+            ));
+        }
         let indices = names(def, "index", "indices");
         if indices.is_empty() {
             return Err(Error::new(
@@ -95,12 +151,6 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
         match kind.as_str() {
             "add" | "remove" => {
                 let aliases = names(def, "alias", "aliases");
-                if aliases.is_empty() {
-                    return Err(Error::new(
-                        ErrorKind::ActionRequestValidation,
-                        "Validation Failed: 1: One of [alias] or [aliases] is required;",
-                    ));
-                }
                 for idx in &resolved {
                     for al in &aliases {
                         if kind == "add" {
@@ -137,11 +187,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
                     plan.push(("remove_index".into(), idx, Value::Null));
                 }
             }
-            other => {
-                return Err(Error::illegal_argument(format!(
-                    "[alias_action] unknown field [{other}]"
-                )))
-            }
+            other => unreachable!("alias action [{other}] was refused while parsing"),
         }
     }
     drop(_g);
