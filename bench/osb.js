@@ -104,6 +104,9 @@ function startProxy(target) {
 function runOsb(args, env, logFile) {
   return new Promise((resolve) => {
     const child = spawn(OSB, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const kill = () => child.kill('SIGTERM');
+    process.once('exit', kill);
+    child.on('exit', () => process.off('exit', kill));
     const out = fs.createWriteStream(logFile);
     let text = '';
     const t0 = Date.now();
@@ -134,15 +137,29 @@ async function main() {
   const workloads = o.workloads.split(',').map((w) => ({ name: w, dir: assemble(w, o.corpusDir) }));
   const summary = [];
   const endpoints = {};
+  // Stop the servers (and OSB) if this process is interrupted.
+  let current = null;
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, async () => {
+      if (current) await current.stop();
+      process.exit(130);
+    });
+  }
   for (const target of o.targets.split(',')) {
     // OSB refuses a cluster whose version is below 1.0.0: Quarry answers `GET /` with
     // OpenSearch's version when told to (the setting exists for tools that gate on it).
     const srv = target === 'opensearch' ? await startOpenSearch() : await startQuarry({ settings: { 'compatibility.override_main_response_version': 'true' } });
+    current = srv;
     log(`${target}: up on ${srv.url} in ${srv.startupMs.toFixed(0)} ms`);
     const proxy = o.trace ? await startProxy(srv.url) : null;
     const port = proxy ? proxy.port : srv.port;
     try {
       for (const w of workloads) {
+        if (srv.child.exitCode !== null || srv.child.signalCode !== null) {
+          summary.push({ target, workload: w.name, exit: null, seconds: 0, ok: false, errors: [`${target} died (${srv.child.signalCode ?? srv.child.exitCode})`], error_rates: [] });
+          log(`${target}: died (${srv.child.signalCode ?? srv.child.exitCode}); skipping ${w.name}`);
+          continue;
+        }
         const results = path.join(outDir, `${target}-${w.name}.md`);
         const args = [
           'run',

@@ -23,7 +23,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { CORPORA, buildBodies, mappingPath } = require('./lib/corpus');
-const { ROOT, buildEngineBench, runEngineBench, hasTaskset } = require('./lib/procs');
+const { ROOT, buildEngineBench, runEngineBench, hasTaskset, quarryBuildInfo } = require('./lib/procs');
 const { freshServerIngest } = require('./ingest');
 const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
@@ -94,6 +94,7 @@ function environment() {
     platform: `${os.platform()} ${os.release()}`,
     git: rev,
     taskset: hasTaskset(),
+    quarry_build: quarryBuildInfo(),
   };
 }
 

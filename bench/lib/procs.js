@@ -74,13 +74,36 @@ function stopper(child) {
     });
 }
 
+// The tree is shared: a rebuild elsewhere overwrites src/native/*.node in place, which kills a
+// running server (its mapped library is truncated), and rewrites dist/ under it. So the benches
+// run Quarry from a snapshot of dist/ and src/native/ taken once per process (node_modules still
+// resolve from the repository root above it). QUARRY_BENCH_LIVE=1 runs the live tree instead.
+let snapshot;
+function quarryServerJs() {
+  if (process.env.QUARRY_BENCH_LIVE === '1') return path.join(ROOT, 'dist', 'server.js');
+  if (!snapshot) {
+    const dir = path.join(ROOT, 'bench', '.cache', `quarry-${process.pid}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'src', 'native'), path.join(dir, 'src', 'native'), { recursive: true });
+    const addon = fs.readdirSync(path.join(ROOT, 'src', 'native')).find((f) => f.endsWith('.node'));
+    snapshot = { dir, server: path.join(dir, 'dist', 'server.js'), addon_mtime: addon ? fs.statSync(path.join(ROOT, 'src', 'native', addon)).mtime.toISOString() : null };
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return snapshot.server;
+}
+function quarryBuildInfo() {
+  quarryServerJs();
+  return snapshot ? { snapshot: true, addon_mtime: snapshot.addon_mtime } : { snapshot: false };
+}
+
 /** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
 async function startQuarry({ cpus, dataDir, keepData = false, settings = {} } = {}) {
   const port = await freePort();
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
   const t0 = process.hrtime.bigint();
   const [cmd, args] = pinned(cpus, process.execPath, [
-    path.join(ROOT, 'dist', 'server.js'),
+    quarryServerJs(),
     '-E', `http.port=${port}`,
     '-E', `path.data=${dir}`,
     ...Object.entries(settings).flatMap(([k, v]) => ['-E', `${k}=${v}`]),
@@ -188,4 +211,4 @@ function runEngineBench(exe, args, { cpus } = {}) {
   });
 }
 
-module.exports = { ROOT, freePort, hasTaskset, pinned, startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench };
+module.exports = { quarryBuildInfo, ROOT, freePort, hasTaskset, pinned, startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench };
