@@ -27,6 +27,8 @@ pub enum ErrorKind {
     Parsing,
     NamedObjectNotFound,
     SearchPhaseExecution,
+    /// `search_exception` (a shard-level search refusal, 500).
+    Search,
     QueryShard,
     JsonParse,
     JsonEof,
@@ -64,6 +66,7 @@ impl ErrorKind {
             Parsing => ("parsing_exception", 400),
             NamedObjectNotFound => ("named_object_not_found_exception", 400),
             SearchPhaseExecution => ("search_phase_execution_exception", 400),
+            Search => ("search_exception", 500),
             QueryShard => ("query_shard_exception", 400),
             JsonParse => ("json_parse_exception", 400),
             JsonEof => ("json_e_o_f_exception", 400),

@@ -16,16 +16,44 @@ fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     }
 }
 
-fn shard_targets(node: &Node, p: &Params) -> Result<Vec<ShardTarget>> {
+pub(crate) fn shard_targets(
+    node: &Node,
+    p: &Params,
+    boosts: &[(String, f32)],
+) -> Result<Vec<ShardTarget>> {
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    // `indices_boost`: each expression resolved (a missing concrete name is an error), the
+    // first one naming an index wins.
+    let mut boost_of: Vec<(String, f32)> = Vec::new();
+    for (expr, boost) in boosts {
+        for svc in node.resolve(expr, IndicesOptions::lenient_expand_open())? {
+            let name = svc.meta().name.clone();
+            if !boost_of.iter().any(|(n, _)| *n == name) {
+                boost_of.push((name, *boost));
+            }
+        }
+        if !expr.contains('*')
+            && node
+                .resolve(expr, IndicesOptions::lenient_expand_open())?
+                .is_empty()
+        {
+            return Err(crate::error::Error::index_not_found(expr));
+        }
+    }
     let mut out = Vec::new();
     for svc in services {
+        let name = svc.meta().name.clone();
+        let boost = boost_of
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(1.0, |(_, b)| *b);
         for (n, shard) in svc.shards().iter().enumerate() {
             out.push(ShardTarget {
                 service: svc.clone(),
                 shard: n,
                 searcher: shard.searcher(),
+                boost,
             });
         }
     }
@@ -40,7 +68,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     let start = Instant::now();
     let body = body_node(body)?;
     let req = SearchRequest::parse(p, body.as_ref(), false)?;
-    let targets = shard_targets(node, p)?;
+    let targets = shard_targets(node, p, &req.indices_boost)?;
     let result = search::execute(&req, &targets)?;
     let mut hits = Map::new();
     if let Some((value, relation)) = result.total {
@@ -60,7 +88,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     hits.insert("hits".into(), Value::Array(result.hits));
     let mut out = Map::new();
     out.insert("took".into(), json!(start.elapsed().as_millis() as u64));
-    out.insert("timed_out".into(), json!(false));
+    out.insert("timed_out".into(), json!(result.timed_out));
     if let Some(t) = result.terminated_early {
         out.insert("terminated_early".into(), json!(t));
     }
@@ -76,7 +104,7 @@ pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     req.size = 0;
     req.from = 0;
     req.track_total_hits = TrackTotalHits::Exact;
-    let targets = shard_targets(node, p)?;
+    let targets = shard_targets(node, p, &[])?;
     let result = search::execute(&req, &targets)?;
     let count = result.total.map_or(0, |t| t.0);
     Ok(Response::ok(

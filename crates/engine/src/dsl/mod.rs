@@ -154,7 +154,46 @@ pub fn parse_query(node: &Node) -> Result<Query> {
             body.pos,
         ));
     }
-    parser(body)
+    let q = parser(body)?;
+    NAMED.with(|n| {
+        if let Some(list) = n.borrow_mut().as_mut() {
+            if let Some(name) = query_name(body) {
+                list.push((name, q.clone()));
+            }
+        }
+    });
+    Ok(q)
+}
+
+thread_local! {
+    static NAMED: std::cell::RefCell<Option<Vec<(String, Query)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The `_name` of a query body: beside its parameters, or inside a single field's object.
+fn query_name(body: &Node) -> Option<String> {
+    let entries = body.as_obj()?;
+    let direct = |n: &Node| {
+        n.as_obj()?
+            .iter()
+            .find(|(k, _, _)| k == "_name")
+            .and_then(|(_, _, v)| v.text())
+    };
+    direct(body).or_else(|| {
+        entries
+            .iter()
+            .filter(|(_, _, v)| matches!(v.v, J::Obj(_)))
+            .find_map(|(_, _, v)| direct(v))
+    })
+}
+
+/// Runs `f` (query parsing) and collects the named queries (`_name`) parsed meanwhile, in
+/// parsing order.
+pub fn with_named<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Vec<(String, Query)>)> {
+    let outer = NAMED.with(|n| n.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let named = NAMED.with(|n| std::mem::replace(&mut *n.borrow_mut(), outer));
+    Ok((r?, named.unwrap_or_default()))
 }
 
 /// A `parsing_exception` at a position.

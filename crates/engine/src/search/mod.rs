@@ -3,6 +3,7 @@
 //! when `track_total_hits` asks), then a merge of every shard's and index's hits, and the fetch
 //! of `_source` for the final page.
 
+pub mod fetch_fields;
 pub mod request;
 pub mod sort;
 
@@ -43,6 +44,8 @@ pub struct ShardTarget {
     pub service: Arc<IndexService>,
     pub shard: usize,
     pub searcher: Searcher,
+    /// The `indices_boost` of the shard's index.
+    pub boost: f32,
 }
 
 pub struct SearchResult {
@@ -52,6 +55,8 @@ pub struct SearchResult {
     pub max_score: Option<f32>,
     pub hits: Vec<Value>,
     pub shards: usize,
+    /// Whether `timeout` passed before every shard was searched.
+    pub timed_out: bool,
 }
 
 /// The shard-level failure envelope OpenSearch answers when every shard fails.
@@ -158,13 +163,108 @@ fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering
     a.shard.cmp(&b.shard).then(a.seq.cmp(&b.seq))
 }
 
+/// `search_after` checked against the sort, as each shard refuses it.
+fn check_search_after(req: &SearchRequest, index: &str, shard: usize) -> Result<()> {
+    let Some(after) = &req.search_after else {
+        return Ok(());
+    };
+    let fail = |e: Error| all_shards_failed(e, index, shard);
+    if req.from > 0 {
+        return Err(fail(
+            Error::new(
+                ErrorKind::Search,
+                "`from` parameter must be set to 0 when `search_after` is used.",
+            )
+            .with_status(500),
+        )
+        .with_status(500));
+    }
+    if req.sort.is_empty() {
+        return Err(fail(Error::illegal_argument(
+            "Sort must contain at least one field.",
+        )));
+    }
+    if after.len() != req.sort.len() {
+        return Err(fail(Error::illegal_argument(format!(
+            "search_after has {} value(s) but sort has {}.",
+            after.len(),
+            req.sort.len()
+        ))));
+    }
+    Ok(())
+}
+
+/// A `search_after` value read as the type of the hit's sort value.
+fn after_value(v: &Value, like: &SortValue) -> SortValue {
+    let text = || match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match (v, like) {
+        (Value::Null, _) => SortValue::Missing,
+        (_, SortValue::I64(_)) => match v {
+            Value::Bool(b) => SortValue::I64(*b as i64),
+            _ => text()
+                .parse::<i64>()
+                .map(SortValue::I64)
+                .or_else(|_| text().parse::<f64>().map(|f| SortValue::I64(f as i64)))
+                .unwrap_or(SortValue::Missing),
+        },
+        (_, SortValue::U64(_)) => text()
+            .parse::<u64>()
+            .map_or(SortValue::Missing, SortValue::U64),
+        (_, SortValue::F64(_)) => text()
+            .parse::<f64>()
+            .map_or(SortValue::Missing, SortValue::F64),
+        _ => SortValue::Str(text()),
+    }
+}
+
+/// Whether a hit sorts strictly after the `search_after` values.
+fn is_after(c: &Candidate, after: &[Value], req: &SearchRequest) -> bool {
+    for (i, spec) in req.sort.iter().enumerate() {
+        let o = match spec.field {
+            SortField::Score => {
+                let a = after[i].as_f64().unwrap_or(0.0) as f32;
+                let o = c.score.total_cmp(&a);
+                if spec.ascending {
+                    o
+                } else {
+                    o.reverse()
+                }
+            }
+            _ => {
+                let like = match &c.sort[i] {
+                    SortValue::Missing => req_like(&after[i]),
+                    v => v.clone(),
+                };
+                compare(&c.sort[i], &after_value(&after[i], &like), spec)
+            }
+        };
+        if o != Ordering::Equal {
+            return o == Ordering::Greater;
+        }
+    }
+    false
+}
+
+fn req_like(v: &Value) -> SortValue {
+    match v {
+        Value::Number(n) if n.is_i64() => SortValue::I64(0),
+        Value::Number(_) => SortValue::F64(0.0),
+        _ => SortValue::Str(String::new()),
+    }
+}
+
 pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
+    let started = std::time::Instant::now();
+    let mut timed_out = false;
     let window = req.from + req.size;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut total: u64 = 0;
     let mut max_score: Option<f32> = None;
     let mut terminated_early = false;
-    let by_score = req.sorts_by_score_only();
+    let by_score = req.sorts_by_score_only() && req.search_after.is_none();
     let scoring =
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
     for (si, t) in targets.iter().enumerate() {
@@ -178,6 +278,14 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                 &meta.name,
                 t.shard,
             ));
+        }
+        check_search_after(req, &meta.name, t.shard)?;
+        if let Some(limit) = req.timeout {
+            // Cooperative: shards not started when the time is up are not searched.
+            if si > 0 && started.elapsed() >= limit {
+                timed_out = true;
+                break;
+            }
         }
         let cx = Context {
             searcher: &t.searcher,
@@ -227,7 +335,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                     });
                 let top = t.searcher.search(&q, &collector)?;
                 for ((score, seq), doc) in top {
-                    let _ = seq;
+                    let score = score * t.boost;
                     max_score = Some(max_score.map_or(score, |m: f32| m.max(score)));
                     candidates.push(Candidate {
                         score,
@@ -242,6 +350,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                     .searcher
                     .search(&q, &TopDocs::with_limit(1).order_by_score())?;
                 if let Some((s, _)) = top.first() {
+                    let s = &(s * t.boost);
                     max_score = Some(max_score.map_or(*s, |m: f32| m.max(*s)));
                 }
             }
@@ -288,6 +397,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                 })
                 .collect();
             for (score, doc) in all {
+                let score = score * t.boost;
                 let sort = req
                     .sort
                     .iter()
@@ -317,6 +427,9 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         }
     }
     let terminated_early = req.terminate_after.map(|_| terminated_early);
+    if let Some(after) = &req.search_after {
+        candidates.retain(|c| is_after(c, after, req));
+    }
     candidates.sort_by(|a, b| cmp_candidates(a, b, req));
     let page: Vec<&Candidate> = candidates.iter().skip(req.from).take(req.size).collect();
     let mut hits = Vec::with_capacity(page.len());
@@ -342,6 +455,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         },
         hits,
         shards: targets.len(),
+        timed_out,
     })
 }
 
@@ -356,7 +470,9 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
     let meta = t.service.meta();
     let mut hit = serde_json::Map::new();
     hit.insert("_index".into(), Value::from(meta.name.clone()));
-    hit.insert("_id".into(), Value::from(id));
+    if !req.stored_none {
+        hit.insert("_id".into(), Value::from(id));
+    }
     if req.version {
         let v = doc
             .get_first(field(schema::VERSION))
@@ -381,12 +497,15 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
             Value::Null
         },
     );
-    if let Some(filter) = &req.source {
-        if let Some(bytes) = doc
-            .get_first(field(schema::SOURCE))
+    let raw_source = || -> Value {
+        doc.get_first(field(schema::SOURCE))
             .and_then(|v| v.as_bytes())
-        {
-            let src: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or(Value::Null)
+    };
+    if let Some(filter) = &req.source {
+        if doc.get_first(field(schema::SOURCE)).is_some() {
+            let src = raw_source();
             let src = if filter.is_noop() {
                 src
             } else {
@@ -394,6 +513,46 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
             };
             hit.insert("_source".into(), src);
         }
+    }
+    if !req.named.is_empty() {
+        let cx = Context {
+            searcher: &t.searcher,
+            mapping: &meta.mapping,
+            index: &meta.name,
+            index_uuid: meta.settings.uuid(),
+        };
+        let matched = fetch_fields::matched_queries(&req.named, &cx, c.doc);
+        if !matched.is_empty() || req.include_named_queries_score {
+            hit.insert(
+                "matched_queries".into(),
+                if req.include_named_queries_score {
+                    Value::Object(
+                        matched
+                            .into_iter()
+                            .map(|(n, s)| (n, score_json(s)))
+                            .collect(),
+                    )
+                } else {
+                    Value::Array(matched.into_iter().map(|(n, _)| Value::from(n)).collect())
+                },
+            );
+        }
+    }
+    let mut fields = serde_json::Map::new();
+    if !req.fields.is_empty() {
+        fetch_fields::fields(&meta.mapping, &req.fields, &raw_source(), &mut fields);
+    }
+    if !req.docvalue_fields.is_empty() {
+        fetch_fields::docvalue_fields(
+            &t.searcher,
+            &meta.mapping,
+            &req.docvalue_fields,
+            c.doc,
+            &mut fields,
+        );
+    }
+    if !fields.is_empty() {
+        hit.insert("fields".into(), Value::Object(fields));
     }
     if !req.sort.is_empty() {
         let values: Vec<Value> = req

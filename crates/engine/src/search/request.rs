@@ -31,6 +31,92 @@ pub struct SearchRequest {
     pub post_filter: Option<dsl::Query>,
     pub min_score: Option<f32>,
     pub terminate_after: Option<u64>,
+    /// `search_after`: the sort values of the last hit of the previous page.
+    pub search_after: Option<Vec<serde_json::Value>>,
+    /// `indices_boost`: index expressions and their score multipliers (the first match wins).
+    pub indices_boost: Vec<(String, f32)>,
+    /// The queries given a `_name`, checked against every hit for `matched_queries`.
+    pub named: Vec<(String, dsl::Query)>,
+    pub include_named_queries_score: bool,
+    /// `stored_fields: _none_`: hits without `_id` (nor `_source`).
+    pub stored_none: bool,
+    pub docvalue_fields: Vec<FieldAndFormat>,
+    pub fields: Vec<FieldAndFormat>,
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// A `docvalue_fields` / `fields` entry: a field name (or pattern) and an optional format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldAndFormat {
+    pub field: String,
+    pub format: Option<String>,
+}
+
+fn field_list(key: &str, v: &Node) -> Result<Vec<FieldAndFormat>> {
+    let items: Vec<&Node> = match &v.v {
+        J::Arr(items) => items.iter().collect(),
+        _ => vec![v],
+    };
+    let mut out = Vec::new();
+    for it in items {
+        match &it.v {
+            J::Str(s) => out.push(FieldAndFormat {
+                field: s.clone(),
+                format: None,
+            }),
+            J::Obj(entries) => {
+                let mut f = FieldAndFormat {
+                    field: String::new(),
+                    format: None,
+                };
+                for (k, kpos, x) in entries {
+                    match k.as_str() {
+                        "field" => f.field = x.text().unwrap_or_default(),
+                        "format" => f.format = x.text(),
+                        "include_unmapped" => {}
+                        _ => return Err(parsing(format!("[{key}] unknown field [{k}]"), *kpos)),
+                    }
+                }
+                out.push(f);
+            }
+            _ => {
+                return Err(parsing(
+                    format!("Expected [START_OBJECT] or [VALUE_STRING] in [{key}]"),
+                    it.pos,
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
+    let mut out = Vec::new();
+    let objs: Vec<&Node> = match &v.v {
+        J::Arr(items) => items.iter().collect(),
+        J::Obj(_) => vec![v],
+        _ => {
+            return Err(parsing(
+                format!("Unexpected token {} in [indices_boost].", v.token()),
+                v.pos,
+            ))
+        }
+    };
+    for o in objs {
+        let Some(entries) = o.as_obj() else {
+            return Err(parsing(
+                format!(
+                    "Expected [START_OBJECT] in [indices_boost] but found [{}]",
+                    o.token()
+                ),
+                o.pos,
+            ));
+        };
+        for (k, _, x) in entries {
+            out.push((k.clone(), dsl::float("search", "indices_boost", x)?));
+        }
+    }
+    Ok(out)
 }
 
 const DEFAULT_TRACK: u64 = 10_000;
@@ -40,17 +126,12 @@ const NOT_YET: &[&str] = &[
     "aggs",
     "aggregations",
     "highlight",
-    "search_after",
     "suggest",
     "collapse",
     "rescore",
     "slice",
     "pit",
-    "indices_boost",
     "script_fields",
-    "docvalue_fields",
-    "stored_fields",
-    "fields",
     "profile",
     "explain",
     "ext",
@@ -124,7 +205,17 @@ impl SearchRequest {
             post_filter: None,
             min_score: None,
             terminate_after: None,
+            search_after: None,
+            indices_boost: Vec::new(),
+            named: Vec::new(),
+            include_named_queries_score: false,
+            stored_none: false,
+            docvalue_fields: Vec::new(),
+            fields: Vec::new(),
+            timeout: None,
         };
+        let mut source_given = false;
+        let mut stored: Option<Vec<String>> = None;
         if let Some(body) = body {
             let Some(entries) = body.as_obj() else {
                 return Err(parsing(
@@ -144,12 +235,39 @@ impl SearchRequest {
                                 v.pos,
                             ));
                         }
-                        r.query = dsl::parse_query(v)?;
+                        let (q, named) = dsl::with_named(|| dsl::parse_query(v))?;
+                        r.query = q;
+                        r.named = named;
                     }
                     "from" => r.from = nonneg("from", dsl::int("search", k, v)?)?,
                     "size" => r.size = nonneg("size", dsl::int("search", k, v)?)?,
                     "sort" => r.sort = super::sort::parse_body(v)?,
-                    "_source" => r.source = SourceFilter::from_value(&v.to_value()),
+                    "_source" => {
+                        source_given = true;
+                        r.source = SourceFilter::from_value(&v.to_value())
+                    }
+                    "search_after" => match v.to_value() {
+                        serde_json::Value::Array(a) => r.search_after = Some(a),
+                        other => r.search_after = Some(vec![other]),
+                    },
+                    "indices_boost" => r.indices_boost = indices_boost(v)?,
+                    "stored_fields" => {
+                        stored = Some(match v.to_value() {
+                            serde_json::Value::Array(a) => a
+                                .iter()
+                                .map(|x| x.as_str().unwrap_or_default().to_string())
+                                .collect(),
+                            other => vec![other.as_str().unwrap_or_default().to_string()],
+                        })
+                    }
+                    "docvalue_fields" => r.docvalue_fields = field_list(k, v)?,
+                    "fields" => r.fields = field_list(k, v)?,
+                    "timeout" => {
+                        r.timeout = crate::util::units::parse_time_value(
+                            &v.text().unwrap_or_default(),
+                            "timeout",
+                        )?
+                    }
                     "track_total_hits" => {
                         r.track_total_hits = match &v.v {
                             J::Bool(true) => TrackTotalHits::Exact,
@@ -175,7 +293,7 @@ impl SearchRequest {
                     }
                     "version" => r.version = dsl::boolean("search", k, v)?,
                     "seq_no_primary_term" => r.seq_no_primary_term = dsl::boolean("search", k, v)?,
-                    "timeout" | "stats" | "_name" => {}
+                    "stats" | "_name" => {}
                     other if NOT_YET.contains(&other) => {
                         return Err(Error::illegal_argument(format!(
                             "[{other}] is not supported yet"
@@ -224,6 +342,30 @@ impl SearchRequest {
         if let Some(t) = p.str("search_type") {
             if t != "query_then_fetch" && t != "dfs_query_then_fetch" {
                 return Err(Error::illegal_argument(format!("No search type for [{t}]")));
+            }
+        }
+        if let Some(v) = p.str("timeout") {
+            r.timeout = crate::util::units::parse_time_value(v, "timeout")?;
+        }
+        if let Some(list) = p.list("stored_fields") {
+            stored = Some(list);
+        }
+        if let Some(list) = p.list("docvalue_fields") {
+            r.docvalue_fields = list
+                .into_iter()
+                .map(|field| FieldAndFormat {
+                    field,
+                    format: None,
+                })
+                .collect();
+        }
+        r.include_named_queries_score = p.bool("include_named_queries_score", false)?;
+        if let Some(list) = stored {
+            if list.iter().any(|f| f == "_none_") {
+                r.stored_none = true;
+                r.source = None;
+            } else if !source_given && p.str("_source").is_none() {
+                r.source = None;
             }
         }
         if let Some(v) = p.str("_source") {

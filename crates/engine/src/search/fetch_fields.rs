@@ -1,0 +1,355 @@
+//! The fetch sub-phases beside `_source`: `docvalue_fields` (from the columns), `fields` (from
+//! `_source`, read through the mapping), both with `format` for dates, and `matched_queries`.
+
+use super::request::FieldAndFormat;
+use crate::index::mapping::{FieldType, Mapping};
+use crate::query::{self, Context};
+use serde_json::{Map, Value};
+use tantivy::query::EnableScoring;
+use tantivy::{DocAddress, DocSet, Searcher};
+
+/// OpenSearch's glob (`*` only) over field names.
+fn glob(pattern: &str, name: &str) -> bool {
+    fn rec(p: &[u8], s: &[u8]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|i| rec(rest, &s[i..])),
+            Some((c, rest)) => s.first() == Some(c) && rec(rest, &s[1..]),
+        }
+    }
+    rec(pattern.as_bytes(), name.as_bytes())
+}
+
+/// The mapped leaves a requested entry names (a pattern expands over the mapping).
+fn expand(mapping: &Mapping, entries: &[FieldAndFormat]) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for e in entries {
+        if e.field.contains('*') {
+            for leaf in mapping.leaves() {
+                if glob(&e.field, &leaf.path) && !out.iter().any(|(p, _)| *p == leaf.path) {
+                    out.push((leaf.path.clone(), e.format.clone()));
+                }
+            }
+        } else if mapping.field(&e.field).is_some() && !out.iter().any(|(p, _)| *p == e.field) {
+            out.push((e.field.clone(), e.format.clone()));
+        }
+    }
+    out
+}
+
+/// A date (epoch millis) in a `format`; without one, `strict_date_optional_time`.
+pub fn format_date(ms: i64, format: Option<&str>) -> Value {
+    let Some(dt) = chrono::DateTime::from_timestamp_millis(ms) else {
+        return Value::from(ms.to_string());
+    };
+    let Some(fmt) = format else {
+        return Value::from(crate::index::date_format::format_iso_millis(ms));
+    };
+    let fmt = fmt.split("||").next().unwrap_or(fmt);
+    match fmt {
+        "epoch_millis" => Value::from(ms.to_string()),
+        "epoch_second" => Value::from(ms.div_euclid(1000).to_string()),
+        "strict_date_optional_time" | "date_optional_time" | "strict_date_time" | "date_time" => {
+            Value::from(crate::index::date_format::format_iso_millis(ms))
+        }
+        "strict_date" | "date" => Value::from(dt.format("%Y-%m-%d").to_string()),
+        pattern => Value::from(dt.format(&java_pattern(pattern)).to_string()),
+    }
+}
+
+/// A java.time pattern as a chrono format string (the common letters).
+fn java_pattern(p: &str) -> String {
+    let chars: Vec<char> = p.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let mut n = 1;
+        while i + n < chars.len() && chars[i + n] == c {
+            n += 1;
+        }
+        match c {
+            'y' | 'u' => out.push_str(if n == 2 { "%y" } else { "%Y" }),
+            'M' => out.push_str(match n {
+                1 => "%-m",
+                2 => "%m",
+                3 => "%b",
+                _ => "%B",
+            }),
+            'd' => out.push_str(if n == 1 { "%-d" } else { "%d" }),
+            'H' => out.push_str(if n == 1 { "%-H" } else { "%H" }),
+            'm' => out.push_str(if n == 1 { "%-M" } else { "%M" }),
+            's' => out.push_str(if n == 1 { "%-S" } else { "%S" }),
+            'S' => out.push_str(&format!("%{}f", n.min(9))),
+            'D' => out.push_str("%j"),
+            'E' => out.push_str(if n >= 4 { "%A" } else { "%a" }),
+            'X' | 'Z' => out.push_str("%:z"),
+            '\'' => {
+                let end = chars[i + 1..]
+                    .iter()
+                    .position(|&x| x == '\'')
+                    .map_or(chars.len(), |e| i + 1 + e);
+                out.extend(chars[i + 1..end].iter());
+                i = end + 1;
+                continue;
+            }
+            '%' => out.push_str(&"%%".repeat(n)),
+            other => out.extend(std::iter::repeat_n(other, n)),
+        }
+        i += n;
+    }
+    out
+}
+
+/// `docvalue_fields` of one hit, read from the segment's columns.
+pub fn docvalue_fields(
+    searcher: &Searcher,
+    mapping: &Mapping,
+    entries: &[FieldAndFormat],
+    addr: DocAddress,
+    out: &mut Map<String, Value>,
+) {
+    let reader = searcher.segment_reader(addr.segment_ord);
+    let ff = reader.fast_fields();
+    let doc = addr.doc_id;
+    for (path, format) in expand(mapping, entries) {
+        let Some(fm) = mapping.field(&path) else {
+            continue;
+        };
+        use FieldType::*;
+        let values: Vec<Value> = match fm.ty {
+            Keyword | Ip => match ff.str(&path).ok().flatten() {
+                Some(col) => {
+                    let mut v = Vec::new();
+                    for ord in col.ords().values_for_doc(doc) {
+                        let mut s = String::new();
+                        if col.ord_to_str(ord, &mut s).is_ok() {
+                            v.push(Value::from(s));
+                        }
+                    }
+                    v
+                }
+                None => Vec::new(),
+            },
+            Long | Integer | Short | Byte => {
+                let mut v: Vec<i64> = ff
+                    .column_opt::<i64>(&path)
+                    .ok()
+                    .flatten()
+                    .map(|c| c.values_for_doc(doc).collect())
+                    .unwrap_or_default();
+                v.sort();
+                v.into_iter().map(Value::from).collect()
+            }
+            UnsignedLong => {
+                let mut v: Vec<u64> = ff
+                    .column_opt::<u64>(&path)
+                    .ok()
+                    .flatten()
+                    .map(|c| c.values_for_doc(doc).collect())
+                    .unwrap_or_default();
+                v.sort();
+                v.into_iter().map(Value::from).collect()
+            }
+            Double | Float | HalfFloat | ScaledFloat => {
+                let mut v: Vec<f64> = ff
+                    .column_opt::<f64>(&path)
+                    .ok()
+                    .flatten()
+                    .map(|c| c.values_for_doc(doc).collect())
+                    .unwrap_or_default();
+                v.sort_by(f64::total_cmp);
+                v.into_iter().map(Value::from).collect()
+            }
+            Boolean => {
+                let mut v: Vec<bool> = ff
+                    .column_opt::<bool>(&path)
+                    .ok()
+                    .flatten()
+                    .map(|c| c.values_for_doc(doc).collect())
+                    .unwrap_or_default();
+                v.sort();
+                v.into_iter().map(Value::from).collect()
+            }
+            Date => {
+                let mut v: Vec<i64> = ff
+                    .column_opt::<tantivy::DateTime>(&path)
+                    .ok()
+                    .flatten()
+                    .map(|c| {
+                        c.values_for_doc(doc)
+                            .map(|d| d.into_timestamp_millis())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                v.sort();
+                v.into_iter()
+                    .map(|ms| format_date(ms, format.as_deref()))
+                    .collect()
+            }
+            Text => Vec::new(),
+        };
+        if !values.is_empty() {
+            out.insert(path, Value::Array(values));
+        }
+    }
+}
+
+/// The values at a dotted path of a source document (arrays flattened, dotted keys allowed).
+fn source_values<'a>(src: &'a Value, path: &str, out: &mut Vec<&'a Value>) {
+    match src {
+        Value::Array(items) => items.iter().for_each(|i| source_values(i, path, out)),
+        Value::Null => {}
+        Value::Object(m) => {
+            if path.is_empty() {
+                return;
+            }
+            let ends = path
+                .match_indices('.')
+                .map(|(i, _)| i)
+                .chain(std::iter::once(path.len()));
+            for end in ends {
+                if let Some(v) = m.get(&path[..end]) {
+                    let rest = if end == path.len() {
+                        ""
+                    } else {
+                        &path[end + 1..]
+                    };
+                    source_values(v, rest, out);
+                }
+            }
+        }
+        v => {
+            if path.is_empty() {
+                out.push(v)
+            }
+        }
+    }
+}
+
+/// `fields` of one hit, read from its `_source` through the mapping.
+pub fn fields(
+    mapping: &Mapping,
+    entries: &[FieldAndFormat],
+    src: &Value,
+    out: &mut Map<String, Value>,
+) {
+    for (path, format) in expand(mapping, entries) {
+        let Some(fm) = mapping.field(&path) else {
+            continue;
+        };
+        let mut raw = Vec::new();
+        source_values(src, &path, &mut raw);
+        let values: Vec<Value> = raw
+            .into_iter()
+            .filter_map(|v| match fm.ty {
+                FieldType::Date => {
+                    let text = match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    let ms = match &fm.date_format {
+                        Some(f) => f.parse_millis(&text).ok(),
+                        None => crate::index::date_format::DateFormat::default_format()
+                            .parse_millis(&text)
+                            .ok(),
+                    }?;
+                    Some(format_date(ms, format.as_deref()))
+                }
+                FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
+                    match v {
+                        Value::String(s) => {
+                            s.trim().parse::<f64>().ok().map(|n| Value::from(n as i64))
+                        }
+                        Value::Number(n) => Some(Value::from(n.as_f64().unwrap_or(0.0) as i64)),
+                        other => Some(other.clone()),
+                    }
+                }
+                FieldType::Keyword | FieldType::Text => Some(match v {
+                    Value::String(_) => v.clone(),
+                    other => Value::from(other.to_string()),
+                }),
+                _ => Some(v.clone()),
+            })
+            .collect();
+        if !values.is_empty() {
+            out.insert(path, Value::Array(values));
+        }
+    }
+}
+
+/// The named queries a hit matches, with their scores on it, in OpenSearch's order.
+pub fn matched_queries(
+    named: &[(String, crate::dsl::Query)],
+    cx: &Context,
+    addr: DocAddress,
+) -> Vec<(String, f32)> {
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for (name, ast) in named {
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let Ok(q) = query::build(ast, cx) else {
+            continue;
+        };
+        let Ok(w) = q.weight(EnableScoring::enabled_from_searcher(cx.searcher)) else {
+            continue;
+        };
+        let reader = cx.searcher.segment_reader(addr.segment_ord);
+        let Ok(mut s) = w.scorer(reader, 1.0) else {
+            continue;
+        };
+        let alive = reader.alive_bitset();
+        if s.seek(addr.doc_id) == addr.doc_id && alive.is_none_or(|a| a.is_alive(addr.doc_id)) {
+            out.push((name.clone(), s.score()));
+        }
+    }
+    java_hash_order(&mut out);
+    out
+}
+
+/// Java's `String.hashCode`.
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// Orders keys as a Java `HashMap` iterates them (bucket order, then insertion order), which
+/// is how OpenSearch lists `matched_queries`.
+fn java_hash_order<T>(items: &mut [(String, T)]) {
+    let mut cap = 16usize;
+    while items.len() > cap * 3 / 4 {
+        cap *= 2;
+    }
+    let bucket = |s: &str| {
+        let h = java_hash(s) as u32;
+        ((h ^ (h >> 16)) as usize) & (cap - 1)
+    };
+    items.sort_by_key(|(k, _)| bucket(k));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_globs() {
+        assert_eq!(format_date(1459728000000, Some("yyyy/MM/dd")), "2016/04/04");
+        assert_eq!(format_date(1459728000000, None), "2016-04-04T00:00:00.000Z");
+        assert_eq!(
+            format_date(1459728000000, Some("epoch_millis")),
+            "1459728000000"
+        );
+        assert!(glob("t*", "tags") && !glob("t*", "pages"));
+    }
+
+    #[test]
+    fn hash_order() {
+        let mut v = vec![("t_quick".to_string(), 0), ("tag_animals".to_string(), 0)];
+        java_hash_order(&mut v);
+        assert_eq!(v[0].0, "tag_animals");
+        let mut v = vec![("t_quick".to_string(), 0), ("big".to_string(), 0)];
+        java_hash_order(&mut v);
+        assert_eq!(v[0].0, "big");
+    }
+}
