@@ -5,6 +5,7 @@ pub mod cjk_bigram;
 pub mod fingerprint;
 pub mod ngram;
 pub mod porter;
+pub mod romance_light;
 pub mod shingle;
 pub mod simple;
 pub mod stemmer;

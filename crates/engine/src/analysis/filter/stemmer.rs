@@ -3,6 +3,7 @@
 //! Keyword-marked tokens are never stemmed.
 
 use super::porter;
+use super::romance_light;
 use super::TokenFilter;
 use crate::analysis::token::Tokens;
 use crate::error::{Error, Result};
@@ -16,6 +17,8 @@ pub enum Kind {
     SpanishLight,
     ItalianLight,
     GermanLight,
+    FrenchLight,
+    PortugueseLight,
 }
 
 pub struct Stem {
@@ -45,7 +48,8 @@ impl Stem {
             "danish" => Kind::Snowball(Danish),
             "dutch" | "dutch_kp" => Kind::Snowball(Dutch),
             "finnish" | "light_finnish" => Kind::Snowball(Finnish),
-            "french" | "light_french" | "minimal_french" => Kind::Snowball(French),
+            "french" | "minimal_french" => Kind::Snowball(French),
+            "light_french" => Kind::FrenchLight,
             "german" | "german2" | "minimal_german" => Kind::Snowball(German),
             "light_german" => Kind::GermanLight,
             "greek" => Kind::Snowball(Greek),
@@ -54,9 +58,8 @@ impl Stem {
             "light_italian" => Kind::ItalianLight,
             "norwegian" | "light_norwegian" | "minimal_norwegian" | "light_nynorsk"
             | "minimal_nynorsk" => Kind::Snowball(Norwegian),
-            "portuguese" | "light_portuguese" | "minimal_portuguese" | "portuguese_rslp" => {
-                Kind::Snowball(Portuguese)
-            }
+            "portuguese" | "minimal_portuguese" | "portuguese_rslp" => Kind::Snowball(Portuguese),
+            "light_portuguese" => Kind::PortugueseLight,
             "romanian" => Kind::Snowball(Romanian),
             "russian" | "light_russian" => Kind::Snowball(Russian),
             "spanish" => Kind::Snowball(Spanish),
@@ -117,6 +120,8 @@ impl Stem {
             Kind::SpanishLight => spanish_light(w),
             Kind::ItalianLight => italian_light(w),
             Kind::GermanLight => german_light(w),
+            Kind::FrenchLight => romance_light::french_light(w),
+            Kind::PortugueseLight => romance_light::portuguese_light(w),
         }
     }
 }
