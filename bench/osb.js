@@ -123,8 +123,55 @@ function runOsb(args, env, logFile) {
   });
 }
 
+/** OSB's Markdown report → { task: { metric: value } } for the metrics compared side by side. */
+function parseReport(file) {
+  const out = {};
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = /^\|\s*(.+?)\s*\|\s*(.+?)\s*\|\s*([-\d.e+]+)\s*\|\s*(.*?)\s*\|$/.exec(line);
+    if (!m) continue;
+    const [, metric, task, value] = m;
+    if (!['Mean Throughput', '50th percentile service time', '90th percentile service time', '99th percentile service time', 'error rate'].includes(metric)) continue;
+    (out[task] ??= {})[metric] = Number(value);
+  }
+  return out;
+}
+
+/** Quarry against OpenSearch as OSB measured them, per workload and task. */
+function comparison(outDir, workloads) {
+  const rows = [];
+  for (const w of workloads) {
+    const q = parseReport(path.join(outDir, `quarry-${w}.md`));
+    const os = parseReport(path.join(outDir, `opensearch-${w}.md`));
+    for (const task of [...new Set([...Object.keys(os), ...Object.keys(q)])]) {
+      const a = q[task] ?? {};
+      const b = os[task] ?? {};
+      const fmt = (v) => (Number.isFinite(v) ? (v >= 100 ? v.toFixed(0) : v.toFixed(2)) : 'n/a');
+      const r = (x, y) => (Number.isFinite(x) && Number.isFinite(y) && y > 0 ? `${(x / y).toFixed(2)}×` : 'n/a');
+      const failed = a['error rate'] > 0 ? ` (error rate ${a['error rate']} %)` : '';
+      rows.push(`| ${w}/${task} | ${fmt(a['50th percentile service time'])}${failed} | ${fmt(b['50th percentile service time'])} | ${r(a['50th percentile service time'], b['50th percentile service time'])} | ${fmt(a['Mean Throughput'])} | ${fmt(b['Mean Throughput'])} | ${r(a['Mean Throughput'], b['Mean Throughput'])} |`);
+    }
+  }
+  return [
+    '## Quarry ÷ OpenSearch as OSB measured them',
+    '',
+    'Service time through OSB\'s Python client (1 client per task), so every figure carries its overhead; throughput is docs/s for index-append and ops/s for the queries.',
+    '',
+    '| workload/task | Quarry p50 ms | OpenSearch p50 ms | ratio | Quarry mean throughput | OpenSearch mean throughput | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--summarize') {
+    const dir = path.resolve(argv[1]);
+    console.log(comparison(dir, WORKLOADS));
+    return;
+  }
+  const o = parseArgs(argv);
   ensureVenv();
   const version = spawnSync(OSB, ['--version'], { encoding: 'utf8' }).stdout.trim();
   log(version);
@@ -203,6 +250,7 @@ async function main() {
     ...summary.map((s) => `| ${s.target} | ${s.workload} | ${s.exit} | ${s.seconds.toFixed(0)} | ${s.ok ? 'yes' : 'no'} | ${[...s.error_rates, ...s.errors].join('; ').replace(/\|/g, '\\|').slice(0, 400)} |`),
     '',
   ];
+  if (o.targets.includes('quarry') && o.targets.includes('opensearch')) md.push(comparison(outDir, workloads.map((w) => w.name)));
   if (o.trace) {
     const keys = [...new Set(Object.values(endpoints).flatMap((e) => Object.keys(e).map((k) => k.replace(/ → \d+$/, ''))))].sort();
     const targets = Object.keys(endpoints);
