@@ -25,7 +25,9 @@ function percentiles(values) {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, rate = 0, method = 'GET', headers = {}, body }) {
+// minRequests: keep measuring past `duration` until that many responses are counted (slow
+// operations still get a few samples), but never beyond maxSeconds of measuring.
+function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, rate = 0, method = 'GET', headers = {}, body, minRequests = 0, maxSeconds = 0 }) {
   const u = new URL(url);
   const bodyHeaders = body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {};
   const hdrs = Object.entries({ host: u.host, connection: 'keep-alive', ...bodyHeaders, ...headers })
@@ -39,6 +41,8 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
     const t0 = now();
     const measureFrom = t0 + warmup * 1000;
     const end = measureFrom + duration * 1000;
+    const hardEnd = measureFrom + Math.max(duration, maxSeconds) * 1000;
+    const more = () => completed < minRequests;
     let measuring = false;
     let completed = 0;
     let total = 0; // every response, warm-up included (for CPU time per request)
@@ -50,13 +54,14 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
     const sockets = [];
     let open = 0;
     let done = false;
+    let measuredUntil = 0;
     const interval = rate > 0 ? (connections * 1000) / rate : 0; // ms between sends on one connection
 
     function finish() {
       if (done) return;
       done = true;
       for (const s of sockets) s.destroy();
-      const secs = duration;
+      const secs = measuredUntil > measureFrom ? Math.max(duration, (measuredUntil - measureFrom) / 1000) : duration;
       resolve({
         url,
         connections,
@@ -150,18 +155,23 @@ function run({ url, connections = 50, pipelining = 1, warmup = 2, duration = 8, 
           const t = now();
           const [sent, sched] = inflight.shift();
           if (!measuring && t >= measureFrom) measuring = true;
-          if (measuring && t <= end) {
+          if (measuring && (t <= end || (more() && t <= hardEnd))) {
             completed++;
+            measuredUntil = t;
             if (status < 200 || status > 299) non2xx++;
             service.push(t - sent);
             if (interval > 0) corrected.push(t - sched);
           }
-          if (t > end) return finish();
+          if (t > end && (!more() || t > hardEnd)) return finish();
           sendOne();
         }
       });
     }
-    setTimeout(finish, warmup * 1000 + duration * 1000 + 50).unref();
+    const stopper = () => {
+      if (more() && now() < hardEnd) return void setTimeout(stopper, 50).unref();
+      finish();
+    };
+    setTimeout(stopper, warmup * 1000 + duration * 1000 + 50).unref();
     setTimeout(() => {
       if (open === 0) reject(new Error(`could not connect to ${url}`));
     }, 5000).unref();

@@ -13,8 +13,13 @@ for (let i = 0; i < a.length; i += 2) o[a[i].replace(/^--/, '')] = a[i + 1];
 const body = o['body-file'] ? fs.readFileSync(o['body-file']) : undefined;
 (async () => {
   const base = { url: o.url, method: o.method ?? 'GET', body };
-  const latency = await run({ ...base, connections: 1, warmup: Number(o.warmup ?? 0.2), duration: Number(o.duration ?? 1) });
-  const throughput = await run({ ...base, connections: Number(o['tp-clients'] ?? 4), warmup: Number(o['tp-warmup'] ?? 0.1), duration: Number(o['tp-duration'] ?? 1) });
+  // Slow ops still get 3 closed-loop samples (and one response per throughput connection),
+  // within 15 s each phase.
+  const latency = await run({ ...base, connections: 1, warmup: Number(o.warmup ?? 0.2), duration: Number(o.duration ?? 1), minRequests: 3, maxSeconds: 15 });
+  const clients = Number(o['tp-clients'] ?? 4);
+  const throughput = clients > 0
+    ? await run({ ...base, connections: clients, warmup: Number(o['tp-warmup'] ?? 0.1), duration: Number(o['tp-duration'] ?? 1), minRequests: clients, maxSeconds: 15 })
+    : { ...latency, connections: 1 }; // no throughput phase: the closed loop's figures stand in
   process.stdout.write(JSON.stringify({ latency, throughput }) + '\n');
 })().catch((e) => {
   console.error(e);

@@ -147,7 +147,8 @@ function suiteMarkdown(s, charts) {
           if (!e.service_ms) return e.sample ? `error ${e.sample.status}` : 'n/a';
           return `${ms(e.service_ms.p50)} / ${ms(e.service_ms.p90)} / ${ms(e.service_ms.p99)}`;
         };
-        const row = [`${w.name}/${op.name}`, qe?.gate ? (qe.gate.ok ? 'ok' : `**FAILED**: ${qe.gate.reason.replace(/\|/g, '\\|')}`) : '—'];
+        const gateCell = !qe?.gate ? '—' : qe.gate.ok ? 'ok' : qe.gate.ok === null ? 'not gated (no OpenSearch)' : `**FAILED**: ${qe.gate.reason.replace(/\|/g, '\\|')}`;
+        const row = [`${w.name}/${op.name}${qe?.slow ? ` (slow: ${qe.slow})` : ''}`, gateCell];
         for (const k of cols) row.push(cell(k));
         row.push(failed ? '—' : `${f(qe?.throughput_rps)} / ${f(os?.ops[key]?.throughput_rps)}`);
         row.push(failed ? '—' : `${f(qe?.cpu_ms_per_1000)} / ${f(os?.ops[key]?.cpu_ms_per_1000)}`);
