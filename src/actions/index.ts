@@ -33,6 +33,9 @@ import { documentMget } from './document/mget';
 import { documentBulk } from './document/bulk';
 import { searchCount } from './search/count';
 import { searchSearch } from './search/search';
+import { searchScroll, searchClearScroll } from './search/scroll';
+import { searchExplain } from './search/explain';
+import { searchValidateQuery } from './search/validate-query';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
@@ -71,6 +74,10 @@ export const ACTIONS: readonly ActionSpec[] = [
   documentBulk,
   searchCount,
   searchSearch,
+  searchScroll,
+  searchClearScroll,
+  searchExplain,
+  searchValidateQuery,
   nodesStats,
   nodesInfo,
 ];

@@ -382,6 +382,42 @@ describe('search', () => {
   });
 });
 
+describe('scroll and explain', () => {
+  it('scroll pages through a pinned view, then clearScroll frees it', async () => {
+    await client.indices.create({ index: 'scrolled', body: { settings: { number_of_shards: 2 } } });
+    const body = Array.from({ length: 7 }, (_, i) => [{ index: { _id: String(i + 1) } }, { n: i + 1, t: 'hello' }]).flat();
+    await client.bulk({ index: 'scrolled', refresh: true, body });
+    const first = await client.search({ index: 'scrolled', scroll: '1m', size: 3, body: { sort: [{ n: 'asc' }] } });
+    expect(first.body._scroll_id).toEqual(expect.any(String));
+    const seen = first.body.hits.hits.map((h: { _id: string }) => h._id);
+    // A write after the scroll opened is not seen by its pages.
+    await client.index({ index: 'scrolled', id: '99', refresh: true, body: { n: 0, t: 'late' } });
+    let id = first.body._scroll_id as string;
+    for (;;) {
+      const page = await client.scroll({ scroll_id: id, scroll: '1m' });
+      if (page.body.hits.hits.length === 0) break;
+      seen.push(...page.body.hits.hits.map((h: { _id: string }) => h._id));
+      id = page.body._scroll_id;
+    }
+    expect(seen).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    const cleared = await client.clearScroll({ scroll_id: id });
+    expect(cleared.body).toEqual({ succeeded: true, num_freed: 2 });
+    const gone = await failure(client.scroll({ scroll_id: id, scroll: '1m' }));
+    expect(gone.statusCode).toBe(404);
+    expect((gone.meta.body as ErrorBody).error.root_cause?.[0]?.type).toBe('search_context_missing_exception');
+  });
+
+  it('explain prints the BM25 explanation tree', async () => {
+    const res = await client.explain({ index: 'scrolled', id: '1', body: { query: { match: { t: 'hello' } } } });
+    expect(res.body).toMatchObject({ _index: 'scrolled', _id: '1', matched: true });
+    const e = res.body.explanation;
+    expect(e.description).toMatch(/^weight\(t:hello in \d+\) \[PerFieldSimilarity\], result of:$/);
+    expect(e.details[0].description).toBe('score(freq=1.0), computed as boost * idf * tf from:');
+    const missing = await failure(client.explain({ index: 'scrolled', id: 'nope', body: { query: { match_all: {} } } }));
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
 describe('delete index', () => {
   it('delete, then it is gone', async () => {
     const res = await client.indices.delete({ index: 'other' });

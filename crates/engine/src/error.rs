@@ -29,6 +29,7 @@ pub enum ErrorKind {
     SearchPhaseExecution,
     /// `search_exception` (a shard-level search refusal, 500).
     Search,
+    SearchContextMissing,
     QueryShard,
     JsonParse,
     JsonEof,
@@ -67,6 +68,7 @@ impl ErrorKind {
             NamedObjectNotFound => ("named_object_not_found_exception", 400),
             SearchPhaseExecution => ("search_phase_execution_exception", 400),
             Search => ("search_exception", 500),
+            SearchContextMissing => ("search_context_missing_exception", 404),
             QueryShard => ("query_shard_exception", 400),
             JsonParse => ("json_parse_exception", 400),
             JsonEof => ("json_e_o_f_exception", 400),

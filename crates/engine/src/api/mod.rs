@@ -7,12 +7,15 @@ mod bulk;
 mod cat;
 mod cluster;
 mod document;
+mod explain;
 mod indices;
 mod json_writer;
 mod params;
+mod scroll;
 mod search;
 pub(crate) mod source_filter;
 mod strict_json;
+mod validate;
 
 pub use params::Params;
 
@@ -80,6 +83,10 @@ pub fn execute(
         "indices:admin/flush" => indices::flush(node, params),
         "indices:data/read/count" => search::count(node, params, body),
         "indices:data/read/search" => search::search(node, params, body),
+        "indices:data/read/scroll" => scroll::scroll(node, params, body),
+        "indices:data/read/scroll/clear" => scroll::clear(node, params, body),
+        "indices:data/read/explain" => explain::explain(node, params, body),
+        "indices:data/read/validate/query" => validate::validate(node, params, body),
         "indices:monitor/stats" => indices::stats(node, params),
         "indices:admin/aliases" => aliases::update(node, body),
         "indices:admin/alias/put" => aliases::put(node, params, body),

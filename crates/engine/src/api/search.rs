@@ -9,7 +9,7 @@ use crate::search::{self, SearchRequest, ShardTarget, TrackTotalHits};
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 
-fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     match super::indices::body_json(body)? {
         None => Ok(None),
         Some(_) => Ok(json::parse(body.unwrap_or_default())),
@@ -67,9 +67,27 @@ fn shards_json(n: usize) -> Value {
 pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let start = Instant::now();
     let body = body_node(body)?;
-    let req = SearchRequest::parse(p, body.as_ref(), false)?;
+    let mut req = SearchRequest::parse(p, body.as_ref(), false)?;
+    let keep_alive = match p.str("scroll") {
+        Some(v) => Some(
+            crate::util::units::parse_time_value(v, "scroll")?.unwrap_or(std::time::Duration::ZERO),
+        ),
+        None => None,
+    };
+    req.scroll = keep_alive.is_some();
     let targets = shard_targets(node, p, &req.indices_boost)?;
     let result = search::execute(&req, &targets)?;
+    let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, k));
+    Ok(render(&req, result, start, scroll_id.as_deref()))
+}
+
+/// A search response as OpenSearch prints it (`_scroll_id` first when a scroll is open).
+pub(crate) fn render(
+    req: &SearchRequest,
+    result: search::SearchResult,
+    start: Instant,
+    scroll_id: Option<&str>,
+) -> Response {
     let mut hits = Map::new();
     if let Some((value, relation)) = result.total {
         if req.rest_total_hits_as_int {
@@ -87,6 +105,9 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     );
     hits.insert("hits".into(), Value::Array(result.hits));
     let mut out = Map::new();
+    if let Some(id) = scroll_id {
+        out.insert("_scroll_id".into(), json!(id));
+    }
     out.insert("took".into(), json!(start.elapsed().as_millis() as u64));
     out.insert("timed_out".into(), json!(result.timed_out));
     if let Some(t) = result.terminated_early {
@@ -94,8 +115,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     }
     out.insert("_shards".into(), shards_json(result.shards));
     out.insert("hits".into(), Value::Object(hits));
-    let out = Value::Object(out);
-    Ok(Response::ok(&out))
+    Response::ok(&Value::Object(out))
 }
 
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {

@@ -97,6 +97,8 @@ pub struct LuceneTermQuery {
     term: Term,
     /// A doc freq replacing the term's own (blended multi-term rewrites).
     doc_freq: Option<u64>,
+    /// The query's own boost (inside the weight, so `explain` prints it as Lucene does).
+    boost: f32,
 }
 
 impl LuceneTermQuery {
@@ -104,7 +106,13 @@ impl LuceneTermQuery {
         LuceneTermQuery {
             term,
             doc_freq: None,
+            boost: 1.0,
         }
+    }
+
+    pub fn with_boost(mut self, boost: f32) -> Self {
+        self.boost = boost;
+        self
     }
 
     pub fn with_doc_freq(mut self, df: u64) -> Self {
@@ -141,6 +149,7 @@ impl Query for LuceneTermQuery {
         Ok(Box::new(LuceneTermWeight {
             term: self.term.clone(),
             stats,
+            boost: self.boost,
         }))
     }
 
@@ -160,6 +169,7 @@ struct Stats {
 struct LuceneTermWeight {
     term: Term,
     stats: Option<Stats>,
+    boost: f32,
 }
 
 impl LuceneTermWeight {
@@ -187,7 +197,7 @@ impl LuceneTermWeight {
             .get_field(self.term.field())?
             .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
         let (weight, cache) = match &self.stats {
-            Some(s) => ((boost * (1.0 + K1)) * s.idf, s.cache.clone()),
+            Some(s) => (((boost * self.boost) * (1.0 + K1)) * s.idf, s.cache.clone()),
             None => (0.0, Arc::new([0f32; 256])),
         };
         Ok(Some(LuceneTermScorer {
@@ -208,27 +218,65 @@ impl Weight for LuceneTermWeight {
         })
     }
 
+    /// Lucene's explanation of a BM25 term score, worded and nested as OpenSearch prints it.
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let no_match = || Ok(Explanation::new("no matching term", 0.0));
         let Some(mut s) = self.make_scorer(reader, 1.0)? else {
-            return Err(tantivy::TantivyError::InvalidArgument("no match".into()));
+            return no_match();
         };
         if s.seek(doc) != doc {
-            return Err(tantivy::TantivyError::InvalidArgument("no match".into()));
+            return no_match();
         }
-        let mut e = Explanation::new_with_string(
-            "score(freq), computed as boost * idf * tf".to_string(),
-            s.score(),
+        let score = s.score();
+        let field = reader
+            .schema()
+            .get_field_name(self.term.field())
+            .to_string();
+        let text = match self.term.value().as_str() {
+            Some(t) => t.to_string(),
+            None => match self.term.value().as_bool() {
+                Some(b) => (if b { "T" } else { "F" }).to_string(),
+                None => format!("{:?}", self.term.serialized_value_bytes()),
+            },
+        };
+        let mut top = Explanation::new_with_string(
+            format!("weight({field}:{text} in {doc}) [PerFieldSimilarity], result of:"),
+            score,
         );
-        if let Some(st) = &self.stats {
-            e.add_const("idf", st.idf);
-            e.add_const("n, number of documents containing term", st.df as f32);
-            e.add_const(
-                "N, total number of documents with field",
-                st.doc_count as f32,
-            );
-            e.add_const("avgdl, average length of field", st.avgdl);
-        }
-        Ok(e)
+        let Some(st) = &self.stats else {
+            return Ok(top);
+        };
+        let freq = s.postings.term_freq() as f32;
+        let dl = FieldNormReader::id_to_fieldnorm(s.norms.fieldnorm_id(doc)) as f32;
+        let norm = K1 * ((1.0 - B) + B * dl / st.avgdl);
+        let tf = (freq as f64 / (freq as f64 + norm as f64)) as f32;
+        let mut sc = Explanation::new_with_string(
+            format!("score(freq={freq:?}), computed as boost * idf * tf from:"),
+            score,
+        );
+        sc.add_const("boost", self.boost * (1.0 + K1));
+        let mut idf_e = Explanation::new(
+            "idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:",
+            st.idf,
+        );
+        idf_e.add_const("n, number of documents containing term", st.df as f32);
+        idf_e.add_const(
+            "N, total number of documents with field",
+            st.doc_count as f32,
+        );
+        sc.add_detail(idf_e);
+        let mut tf_e = Explanation::new(
+            "tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:",
+            tf,
+        );
+        tf_e.add_const("freq, occurrences of term within document", freq);
+        tf_e.add_const("k1, term saturation parameter", K1);
+        tf_e.add_const("b, length normalization parameter", B);
+        tf_e.add_const("dl, length of field", dl);
+        tf_e.add_const("avgdl, average length of field", st.avgdl);
+        sc.add_detail(tf_e);
+        top.add_detail(sc);
+        Ok(top)
     }
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {

@@ -9,8 +9,8 @@ pub mod lucene_term;
 mod multi_term;
 mod query_string;
 mod text;
-pub mod wrappers;
 mod values;
+pub mod wrappers;
 
 use crate::dsl::{self, Query as Ast};
 use crate::error::{Error, ErrorKind, Result};
@@ -175,16 +175,14 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
                 let re = format!("(?i){}", regex_escape(&text));
                 return Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost));
             }
-            Ok(boosted(
-                Box::new(LuceneTermQuery::new(Term::from_field_text(f, &text))),
-                boost,
+            Ok(Box::new(
+                LuceneTermQuery::new(Term::from_field_text(f, &text)).with_boost(boost),
             ))
         }
         FieldType::Boolean => {
             let b = values::boolean(cx, value)?;
-            Ok(boosted(
-                Box::new(LuceneTermQuery::new(Term::from_field_bool(f, b))),
-                boost,
+            Ok(Box::new(
+                LuceneTermQuery::new(Term::from_field_bool(f, b)).with_boost(boost),
             ))
         }
         _ => Ok(match values::exact(cx, f, fm, value)? {

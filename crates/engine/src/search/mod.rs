@@ -169,6 +169,16 @@ fn check_search_after(req: &SearchRequest, index: &str, shard: usize) -> Result<
         return Ok(());
     };
     let fail = |e: Error| all_shards_failed(e, index, shard);
+    if req.scroll {
+        return Err(fail(
+            Error::new(
+                ErrorKind::Search,
+                "`search_after` cannot be used in a scroll context.",
+            )
+            .with_status(500),
+        )
+        .with_status(500));
+    }
     if req.from > 0 {
         return Err(fail(
             Error::new(
@@ -270,7 +280,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     for (si, t) in targets.iter().enumerate() {
         let meta = t.service.meta();
         let max_window = meta.settings.max_result_window as usize;
-        if window > max_window {
+        if window > max_window && !req.scroll {
             return Err(all_shards_failed(
                 Error::illegal_argument(format!(
                     "Result window is too large, from + size must be less than or equal to: [{max_window}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting."

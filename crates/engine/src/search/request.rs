@@ -15,7 +15,7 @@ pub enum TrackTotalHits {
     UpTo(u64),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SearchRequest {
     pub query: dsl::Query,
     pub from: usize,
@@ -43,6 +43,8 @@ pub struct SearchRequest {
     pub docvalue_fields: Vec<FieldAndFormat>,
     pub fields: Vec<FieldAndFormat>,
     pub timeout: Option<std::time::Duration>,
+    /// A scroll's pages: no result-window limit, no `search_after`.
+    pub scroll: bool,
 }
 
 /// A `docvalue_fields` / `fields` entry: a field name (or pattern) and an optional format.
@@ -213,6 +215,7 @@ impl SearchRequest {
             docvalue_fields: Vec::new(),
             fields: Vec::new(),
             timeout: None,
+            scroll: false,
         };
         let mut source_given = false;
         let mut stored: Option<Vec<String>> = None;

@@ -1,0 +1,154 @@
+//! `GET/POST /<index>/_explain/<id>`: whether a document matches a query and the explanation
+//! tree of its score, worded as OpenSearch (Lucene) prints it.
+
+use super::{Params, Response};
+use crate::dsl::{self, json::J};
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::schema;
+use crate::node::Node;
+use crate::query::{self, Context};
+use serde_json::{json, Value};
+use tantivy::collector::TopDocs;
+use tantivy::query::{EnableScoring, Explanation, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocSet, Term};
+
+/// The request's query: `q=` or the body's `query`.
+fn request_query(p: &Params, body: Option<&[u8]>) -> Result<Option<dsl::Query>> {
+    let node = super::search::body_node(body)?;
+    if let Some(q) = p.str("q") {
+        return Ok(Some(crate::search::request::url_query(p, q)?));
+    }
+    let Some(node) = node else {
+        return Ok(None);
+    };
+    let Some((k, kpos, v)) = node.as_obj().unwrap_or_default().first() else {
+        return Ok(None);
+    };
+    if k != "query" {
+        return Err(dsl::parsing(
+            format!("request does not support [{k}]"),
+            *kpos,
+        ));
+    }
+    if !matches!(v.v, J::Obj(_)) {
+        return Err(dsl::parsing(
+            format!("Unknown key for a {} in [query].", v.token()),
+            v.pos,
+        ));
+    }
+    Ok(Some(dsl::parse_query(v)?))
+}
+
+/// A tantivy explanation as OpenSearch words it: `{value, description, details}`.
+pub fn to_json(e: &Explanation, doc: (u32, u32)) -> Value {
+    let raw = serde_json::to_value(e).unwrap_or(Value::Null);
+    convert(&raw, doc)
+}
+
+/// The doc id Lucene would give a document of the shard: its rank in indexing order
+/// (`_seq_no`), which tantivy's ids (per segment, per indexing thread) do not follow.
+fn lucene_doc_id(searcher: &tantivy::Searcher, addr: tantivy::DocAddress) -> u32 {
+    let cols: Vec<_> = searcher
+        .segment_readers()
+        .iter()
+        .map(|r| {
+            r.fast_fields()
+                .i64(schema::SEQ_NO)
+                .ok()
+                .map(|c| (c.first_or_default_col(0), r.max_doc()))
+        })
+        .collect();
+    let Some(Some((col, _))) = cols.get(addr.segment_ord as usize) else {
+        return addr.doc_id;
+    };
+    let mine = col.get_val(addr.doc_id);
+    cols.iter()
+        .flatten()
+        .map(|(c, n)| (0..*n).filter(|&d| c.get_val(d) < mine).count() as u32)
+        .sum()
+}
+
+fn convert(v: &Value, doc: (u32, u32)) -> Value {
+    // tantivy's values are f32: printed as Java prints a float.
+    let value =
+        crate::search::score_json(v.get("value").and_then(Value::as_f64).unwrap_or(0.0) as f32);
+    let desc = v
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let details: Vec<Value> = v
+        .get("details")
+        .and_then(Value::as_array)
+        .map(|d| d.iter().map(|x| convert(x, doc)).collect())
+        .unwrap_or_default();
+    let is_all = |d: &Value| d.get("description").and_then(Value::as_str) == Some("AllQuery");
+    let raw_details = v.get("details").and_then(Value::as_array);
+    let (desc, details) = match desc {
+        "BooleanClause. sum of ..." => ("sum of:".to_string(), details),
+        "Const" if raw_details.is_some_and(|d| d.len() == 1 && is_all(&d[0])) => {
+            ("*:*".to_string(), Vec::new())
+        }
+        "AllQuery" => ("*:*".to_string(), Vec::new()),
+        d => (
+            d.replace(
+                &format!(" in {}) [PerFieldSimilarity]", doc.0),
+                &format!(" in {}) [PerFieldSimilarity]", doc.1),
+            ),
+            details,
+        ),
+    };
+    json!({"value": value, "description": desc, "details": details})
+}
+
+pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let index = p.required("index")?;
+    let id = p.required("id")?;
+    let ast = request_query(p, body)?;
+    let svc = super::document::resolve_single(node, index, false)?;
+    let Some(ast) = ast else {
+        return Err(Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: query is missing;",
+        ));
+    };
+    let meta = svc.meta();
+    let shard_no = svc.shard_of(id, p.str("routing")) as usize;
+    let searcher = svc.shards()[shard_no].searcher();
+    let id_field = searcher.schema().get_field(schema::ID)?;
+    let found = searcher.search(
+        &TermQuery::new(
+            Term::from_field_text(id_field, id),
+            IndexRecordOption::Basic,
+        ),
+        &TopDocs::with_limit(1).order_by_score(),
+    )?;
+    let Some((_, addr)) = found.first() else {
+        return Ok(Response::json(
+            404,
+            &json!({"_index": meta.name, "_id": id, "matched": false}),
+        ));
+    };
+    let cx = Context {
+        searcher: &searcher,
+        mapping: &meta.mapping,
+        index: &meta.name,
+        index_uuid: meta.settings.uuid(),
+    };
+    let q = query::build(&ast, &cx)?;
+    let weight = q.weight(EnableScoring::enabled_from_searcher(&searcher))?;
+    let reader = searcher.segment_reader(addr.segment_ord);
+    let matched = weight.scorer(reader, 1.0)?.seek(addr.doc_id) == addr.doc_id;
+    let doc = (addr.doc_id, lucene_doc_id(&searcher, *addr));
+    let explanation = match weight.explain(reader, addr.doc_id) {
+        Ok(e) if matched => to_json(&e, doc),
+        Ok(e) if e.value() == 0.0 => to_json(&e, doc),
+        _ => json!({"value": 0.0, "description": "no matching term", "details": []}),
+    };
+    Ok(Response::ok(&json!({
+        "_index": meta.name,
+        "_id": id,
+        "matched": matched,
+        "explanation": explanation,
+    })))
+}

@@ -1,0 +1,137 @@
+//! `GET/POST /<target>/_validate/query`: whether a query parses and builds on every target
+//! index, with `explain` the query each index runs, printed as Lucene's `Query.toString`.
+
+use super::{Params, Response};
+use crate::dsl::{self, json::J, Query as Ast};
+use crate::error::Result;
+use crate::metadata::target::IndicesOptions;
+use crate::node::Node;
+use crate::query::{self, Context};
+use serde_json::{json, Value};
+
+/// The query of the request (`q=`, the body's `query`, else `match_all`), or why it is invalid.
+fn request_query(p: &Params, body: Option<&[u8]>) -> Result<std::result::Result<Ast, String>> {
+    let node = super::search::body_node(body)?;
+    if let Some(q) = p.str("q") {
+        return Ok(crate::search::request::url_query(p, q).map_err(|e| e.reason));
+    }
+    let mut ast = Ast::MatchAll { boost: 1.0 };
+    if let Some(node) = node {
+        for (k, _, v) in node.as_obj().unwrap_or_default() {
+            match k.as_str() {
+                "query" if matches!(v.v, J::Obj(_)) => match dsl::parse_query(v) {
+                    Ok(q) => ast = q,
+                    Err(e) => return Ok(Err(e.reason)),
+                },
+                other => return Ok(Err(format!("request does not support [{other}]"))),
+            }
+        }
+    }
+    Ok(Ok(ast))
+}
+
+/// A term as Lucene prints it: `field:text`.
+fn term_text(schema: &tantivy::schema::Schema, t: &tantivy::Term) -> String {
+    let field = schema.get_field_name(t.field());
+    let v = t.value();
+    let text = if let Some(s) = v.as_str() {
+        s.to_string()
+    } else if let Some(b) = v.as_bool() {
+        (if b { "T" } else { "F" }).to_string()
+    } else if let Some(n) = v.as_i64() {
+        n.to_string()
+    } else if let Some(n) = v.as_u64() {
+        n.to_string()
+    } else if let Some(n) = v.as_f64() {
+        n.to_string()
+    } else {
+        format!("{:?}", t.serialized_value_bytes())
+    };
+    format!("{field}:{text}")
+}
+
+/// Lucene's `toString` of the query an AST builds to; the flag says whether it is a boolean
+/// query (parenthesised inside another).
+fn lucene_string(ast: &Ast, cx: &Context) -> Result<(String, bool)> {
+    Ok(match ast {
+        Ast::MatchAll { .. } => ("*:*".to_string(), false),
+        Ast::MatchNone { .. } => (
+            "MatchNoDocsQuery(\"User requested \"match_none\" query.\")".to_string(),
+            false,
+        ),
+        Ast::Bool(b) => {
+            let mut parts = Vec::new();
+            let groups: [(&str, &Vec<Ast>); 4] = [
+                ("+", &b.must),
+                ("-", &b.must_not),
+                ("", &b.should),
+                ("#", &b.filter),
+            ];
+            for (prefix, list) in groups {
+                for q in list {
+                    let (s, boolean) = lucene_string(q, cx)?;
+                    let s = if boolean { format!("({s})") } else { s };
+                    parts.push(format!("{prefix}{s}"));
+                }
+            }
+            (parts.join(" "), true)
+        }
+        other => {
+            let q = query::build(other, cx)?;
+            let schema = cx.searcher.schema();
+            let mut terms = Vec::new();
+            q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
+            match terms.len() {
+                0 => ("MatchNoDocsQuery(\"\")".to_string(), false),
+                1 => (terms.remove(0), false),
+                _ => (terms.join(" "), true),
+            }
+        }
+    })
+}
+
+pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let explain = p.bool("explain", false)?;
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let ast = match request_query(p, body)? {
+        Ok(a) => a,
+        Err(reason) => {
+            let mut out = json!({"valid": false});
+            if explain {
+                out["error"] = Value::from(reason);
+            }
+            return Ok(Response::ok(&out));
+        }
+    };
+    let mut explanations = Vec::new();
+    let mut valid = true;
+    for svc in &services {
+        let meta = svc.meta();
+        let searcher = svc.shards()[0].searcher();
+        let cx = Context {
+            searcher: &searcher,
+            mapping: &meta.mapping,
+            index: &meta.name,
+            index_uuid: meta.settings.uuid(),
+        };
+        match lucene_string(&ast, &cx) {
+            Ok((s, _)) => {
+                explanations.push(json!({"index": meta.name, "valid": true, "explanation": s}))
+            }
+            Err(e) => {
+                valid = false;
+                explanations.push(json!({"index": meta.name, "valid": false, "error": e.reason}))
+            }
+        }
+    }
+    let n = services.len();
+    let mut out = json!({
+        "_shards": {"total": n, "successful": n, "failed": 0},
+        "valid": valid,
+    });
+    if explain {
+        out["explanations"] = Value::Array(explanations);
+    }
+    Ok(Response::ok(&out))
+}
