@@ -171,6 +171,16 @@ pub fn build(name: &str, kind: &str, def: &Def) -> Result<Analyzer> {
             ));
             chain(name, ("standard", standard_tok(&no_params)?), f)
         }
+        "english" if exclusion(def).is_none() => {
+            // One fused pass; explain shows built-in analyzers' final tokens only.
+            let f: Vec<(String, Arc<dyn TokenFilter>)> = vec![(
+                "english_stem".into(),
+                Arc::new(stemmer::EnglishChain {
+                    stop: stopwords(def, "_english_")?,
+                }),
+            )];
+            chain(name, ("standard", standard_tok(&no_params)?), f)
+        }
         "english" => {
             let mut f: Vec<(String, Arc<dyn TokenFilter>)> = vec![(
                 "possessive".into(),

@@ -71,10 +71,16 @@ impl Tokens {
     /// Keeps the tokens `keep` accepts; a removed token's increment moves to the next kept one
     /// (or to the end of the stream), as Lucene's FilteringTokenFilter does.
     pub fn retain(&mut self, mut keep: impl FnMut(&Tok) -> bool) {
+        self.retain_mut(|t| keep(t))
+    }
+
+    /// `retain` whose callback may also change the tokens it keeps.
+    #[inline]
+    pub fn retain_mut(&mut self, mut keep: impl FnMut(&mut Tok) -> bool) {
         let mut carry = 0u32;
         let mut out = 0usize;
         for i in 0..self.toks.len() {
-            if keep(&self.toks[i]) {
+            if keep(&mut self.toks[i]) {
                 self.toks[i].pos_inc += carry;
                 carry = 0;
                 self.toks.swap(out, i);

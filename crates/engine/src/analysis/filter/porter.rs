@@ -74,7 +74,14 @@ fn stem_chars<U: Unit>(b: &mut Vec<U>) -> bool {
     let pad = U::ascii(b' ');
     let orig_tail: [U; 4] =
         std::array::from_fn(|i| b.get(before.saturating_sub(4) + i).copied().unwrap_or(pad));
-    let mut p = Porter { b, k: 0, j: 0 };
+    let mut p = Porter {
+        b,
+        k: 0,
+        j: 0,
+        mask: 0,
+        fast: false,
+    };
+    p.remask();
     p.k = p.b.len() - 1;
     p.step1ab();
     if p.k > 0 {
@@ -95,19 +102,72 @@ struct Porter<'a, U: Unit> {
     b: &'a mut Vec<U>,
     k: usize,
     j: usize,
+    /// Bit i set when b[i] is a consonant, for words of at most 64 units (`fast`); the
+    /// measure, vowel and cvc tests are then bit operations instead of scans.
+    mask: u64,
+    fast: bool,
+}
+
+/// Bits 0..=j.
+#[inline]
+fn upto(j: usize) -> u64 {
+    if j == usize::MAX {
+        0
+    } else if j >= 63 {
+        u64::MAX
+    } else {
+        (1u64 << (j + 1)) - 1
+    }
 }
 
 impl<U: Unit> Porter<'_, U> {
+    /// Recomputes the consonant mask after the buffer's letters changed.
+    fn remask(&mut self) {
+        self.fast = self.b.len() <= 64;
+        if !self.fast {
+            return;
+        }
+        let mut mask = 0u64;
+        let mut prev_cons = false;
+        for (i, u) in self.b.iter().enumerate() {
+            let c = match u.ch() {
+                'a' | 'e' | 'i' | 'o' | 'u' => false,
+                'y' => i == 0 || !prev_cons,
+                _ => true,
+            };
+            mask |= (c as u64) << i;
+            prev_cons = c;
+        }
+        self.mask = mask;
+    }
+
+    #[inline]
     fn cons(&self, i: usize) -> bool {
+        if self.fast {
+            return (self.mask >> i) & 1 == 1;
+        }
+        self.cons_slow(i)
+    }
+
+    fn cons_slow(&self, i: usize) -> bool {
         match self.b[i].ch() {
             'a' | 'e' | 'i' | 'o' | 'u' => false,
-            'y' => i == 0 || !self.cons(i - 1),
+            'y' => i == 0 || !self.cons_slow(i - 1),
             _ => true,
         }
     }
 
-    /// The number of consonant-vowel sequences in b[0..=j].
+    /// The number of consonant-vowel sequences in b[0..=j]: the vowel-to-consonant steps.
+    #[inline]
     fn m(&self) -> usize {
+        if self.fast {
+            let vc = self.mask & !(self.mask << 1) & !1;
+            return (vc & upto(self.j)).count_ones() as usize;
+        }
+        self.m_slow()
+    }
+
+    fn m_slow(&self) -> usize {
         let j = self.j as isize;
         let mut n = 0;
         let mut i: isize = 0;
@@ -147,6 +207,9 @@ impl<U: Unit> Porter<'_, U> {
     }
 
     fn vowel_in_stem(&self) -> bool {
+        if self.fast {
+            return !self.mask & upto(self.j) != 0;
+        }
         (0..=self.j).any(|i| !self.cons(i))
     }
 
@@ -184,6 +247,7 @@ impl<U: Unit> Porter<'_, U> {
         self.b.truncate(j1);
         self.b.extend(s.bytes().map(U::ascii));
         self.k = self.b.len().saturating_sub(1);
+        self.remask();
     }
 
     fn r(&mut self, s: &str) {
@@ -255,12 +319,14 @@ impl<U: Unit> Porter<'_, U> {
         self.b.truncate(self.k + 1);
         self.b.extend(s.bytes().map(U::ascii));
         self.k = self.b.len() - 1;
+        self.remask();
     }
 
     fn step1c(&mut self) {
         if self.ends("y") && self.vis() {
             let k = self.k;
             self.b[k] = U::ascii(b'i');
+            self.remask();
         }
     }
 

@@ -4,8 +4,10 @@
 
 use super::porter;
 use super::romance_light;
+use super::stop::StopSet;
 use super::TokenFilter;
 use crate::analysis::token::Tokens;
+use crate::analysis::unicode::lowercase_in_place;
 use crate::error::{Error, Result};
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -132,9 +134,18 @@ impl TokenFilter for Stem {
             if tok.keyword {
                 continue;
             }
-            if let Kind::Porter = self.kind {
-                porter::stem_in_place(&mut tok.text);
-                continue;
+            match self.kind {
+                Kind::Porter => {
+                    porter::stem_in_place(&mut tok.text);
+                    continue;
+                }
+                Kind::PossessiveEnglish => {
+                    if let Some(i) = possessive_cut(&tok.text) {
+                        tok.text.truncate(i);
+                    }
+                    continue;
+                }
+                _ => {}
             }
             if let Some(s) = self.stem(&tok.text) {
                 tok.text = s;
@@ -143,16 +154,48 @@ impl TokenFilter for Stem {
     }
 }
 
+/// The `english` analyzer's filters fused into one pass over the tokens: possessive `'s`,
+/// lowercase, stop words, Porter. The same tokens as the four filters one after another.
+pub struct EnglishChain {
+    pub stop: StopSet,
+}
+
+impl TokenFilter for EnglishChain {
+    fn apply(&self, t: &mut Tokens) {
+        t.retain_mut(|tok| {
+            if !tok.keyword {
+                if let Some(i) = possessive_cut(&tok.text) {
+                    tok.text.truncate(i);
+                }
+            }
+            lowercase_in_place(&mut tok.text);
+            if self.stop.contains(&tok.text) {
+                return false;
+            }
+            if !tok.keyword {
+                porter::stem_in_place(&mut tok.text);
+            }
+            true
+        });
+    }
+}
+
 /// Drops a trailing `'s` (also `’s`, `＇s`, either case of `s`).
 pub fn possessive(w: &str) -> Option<String> {
-    let mut it = w.char_indices().rev();
-    let (_, last) = it.next()?;
-    let (i, prev) = it.next()?;
-    if matches!(last, 's' | 'S') && matches!(prev, '\'' | '\u{2019}' | '\u{FF07}') {
-        Some(w[..i].to_string())
-    } else {
-        None
+    possessive_cut(w).map(|i| w[..i].to_string())
+}
+
+/// Where `possessive` cuts `w`, if it does.
+#[inline]
+fn possessive_cut(w: &str) -> Option<usize> {
+    let b = w.as_bytes();
+    let n = b.len();
+    if n < 2 || !matches!(b[n - 1], b's' | b'S') {
+        return None;
     }
+    let rest = &w[..n - 1];
+    let prev = rest.chars().next_back()?;
+    matches!(prev, '\'' | '\u{2019}' | '\u{FF07}').then(|| n - 1 - prev.len_utf8())
 }
 
 /// The "S-stemmer": plural to singular for `-ies`, `-es` and `-s`.

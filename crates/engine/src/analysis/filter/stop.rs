@@ -7,7 +7,6 @@ use crate::analysis::token::Tokens;
 use crate::analysis::unicode::lowercase_in_place;
 use crate::error::{Error, Result};
 use parking_lot::Mutex;
-use rustc_hash::FxHashSet as HashSet;
 use tantivy::tokenizer::{Language, RawTokenizer, StopWordFilter, TextAnalyzer};
 
 pub const ENGLISH: &[&str] = &[
@@ -54,9 +53,62 @@ pub fn language(name: &str) -> Option<Language> {
     })
 }
 
+/// Words grouped by byte length, each group sorted: a lookup rejects every token whose length
+/// no stop word has, and otherwise binary-searches a handful of words (no hashing). Words of up
+/// to 8 bytes are compared as one integer.
+#[derive(Default)]
+struct Words {
+    short: [Vec<u64>; 9],
+    long: Vec<Vec<Box<[u8]>>>,
+}
+
+#[inline]
+fn key(b: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    k[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(k)
+}
+
+impl Words {
+    fn insert(&mut self, w: &str) {
+        let n = w.len();
+        if n <= 8 {
+            let group = &mut self.short[n];
+            let k = key(w.as_bytes());
+            if let Err(i) = group.binary_search(&k) {
+                group.insert(i, k);
+            }
+            return;
+        }
+        if self.long.len() <= n {
+            self.long.resize_with(n + 1, Vec::new);
+        }
+        let group = &mut self.long[n];
+        if let Err(i) = group.binary_search_by(|x| x[..].cmp(w.as_bytes())) {
+            group.insert(i, w.as_bytes().into());
+        }
+    }
+
+    #[inline]
+    fn contains(&self, w: &str) -> bool {
+        let b = w.as_bytes();
+        if let Some(group) = self.short.get(b.len()) {
+            return !group.is_empty() && group.binary_search(&key(b)).is_ok();
+        }
+        match self.long.get(b.len()) {
+            Some(group) => group.binary_search_by(|x| x[..].cmp(b)).is_ok(),
+            None => false,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.short.iter().all(Vec::is_empty) && self.long.iter().all(Vec::is_empty)
+    }
+}
+
 #[derive(Default)]
 pub struct StopSet {
-    words: HashSet<String>,
+    words: Words,
     lists: Vec<LangList>,
     ignore_case: bool,
 }
@@ -73,7 +125,7 @@ impl StopSet {
                 let name = &item[1..item.len() - 1];
                 match name {
                     "none" => {}
-                    "english" => set.words.extend(ENGLISH.iter().map(|w| w.to_string())),
+                    "english" => ENGLISH.iter().for_each(|w| set.words.insert(w)),
                     other => match language(other).and_then(LangList::new) {
                         Some(l) => set.lists.push(l),
                         None => {
@@ -88,26 +140,27 @@ impl StopSet {
                 if ignore_case {
                     lowercase_in_place(&mut w);
                 }
-                set.words.insert(w);
+                set.words.insert(&w);
             }
         }
         Ok(set)
     }
 
     pub fn english() -> StopSet {
-        StopSet {
-            words: ENGLISH.iter().map(|w| w.to_string()).collect(),
-            ..StopSet::default()
-        }
+        let mut set = StopSet::default();
+        ENGLISH.iter().for_each(|w| set.words.insert(w));
+        set
     }
 
+    #[inline]
     pub fn contains(&self, w: &str) -> bool {
         if self.ignore_case {
             let mut l = w.to_string();
             lowercase_in_place(&mut l);
             self.words.contains(&l) || self.lists.iter().any(|x| x.contains(&l))
         } else {
-            self.words.contains(w) || self.lists.iter().any(|x| x.contains(w))
+            self.words.contains(w)
+                || (!self.lists.is_empty() && self.lists.iter().any(|x| x.contains(w)))
         }
     }
 
