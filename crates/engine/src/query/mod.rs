@@ -5,6 +5,7 @@
 //! `AllQuery`, which tantivy's boolean weight drops).
 
 mod boosting;
+pub mod date_math;
 pub mod lucene_term;
 mod multi_term;
 mod query_string;

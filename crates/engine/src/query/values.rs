@@ -63,6 +63,18 @@ fn date_millis(
     v: &Value,
     round_up: bool,
 ) -> Result<i64> {
+    date_millis_tz(cx, fm, format, v, round_up, None)
+}
+
+/// A date bound: date math (`now…`, `<date>||…`) or a date in the format, in `time_zone`.
+fn date_millis_tz(
+    cx: &Context,
+    fm: &FieldMapping,
+    format: Option<&str>,
+    v: &Value,
+    round_up: bool,
+    time_zone: Option<&str>,
+) -> Result<i64> {
     let fmt = match format {
         Some(f) => DateFormat::parse_format(f)?,
         None => fm
@@ -70,19 +82,38 @@ fn date_millis(
             .clone()
             .unwrap_or_else(DateFormat::default_format),
     };
+    let offset = match time_zone {
+        Some(tz) => super::date_math::parse_offset(tz)?,
+        None => 0,
+    };
     let text = text_of(v);
-    if text.contains("now") || text.contains("||") {
-        return Err(cx.shard_error(format!(
-            "failed to create query: date math [{text}] is not supported yet"
-        )));
-    }
-    let ms = fmt.parse_millis(&text).map_err(|e| {
+    let failed = |e: Error| {
         let reason = format!(
             "failed to parse date field [{text}] with format [{}]",
             fmt.source
         );
         Error::new(ErrorKind::Parse, format!("{reason}: [{reason}]")).caused_by(e)
-    })?;
+    };
+    if let Some(ops) = text.strip_prefix("now") {
+        return super::date_math::apply(super::date_math::now_millis(), ops, round_up, offset);
+    }
+    if let Some((anchor, ops)) = text.split_once("||") {
+        // The anchor always parses rounding down.
+        let mut ms = fmt.parse_millis(anchor).map_err(failed)?;
+        if !super::date_math::has_offset(anchor) {
+            ms -= offset as i64 * 1000;
+        }
+        return super::date_math::apply(ms, ops, round_up, offset);
+    }
+    if text.is_empty() {
+        return Err(Error::new(ErrorKind::Parse, "cannot parse empty date"));
+    }
+    let ms = fmt.parse_millis(&text).map_err(failed)?;
+    let ms = if has_zone_shift(&text, offset) {
+        ms - offset as i64 * 1000
+    } else {
+        ms
+    };
     // Rounding up fills the fields a date-only value leaves out (OpenSearch's roundUp parser).
     let date_only = !text.contains('T') && text.len() == 10 && text.as_bytes()[4] == b'-';
     Ok(if round_up && date_only {
@@ -90,6 +121,19 @@ fn date_millis(
     } else {
         ms
     })
+}
+
+/// Millis kept inside what tantivy's `DateTime` (i64 nanoseconds, years 1677–2262) holds; past
+/// it the conversion would wrap around.
+fn clamp_nanos_range(ms: i64) -> i64 {
+    const LIMIT: i64 = i64::MAX / 1_000_000;
+    ms.clamp(-LIMIT, LIMIT)
+}
+
+/// A date without its own offset is wall-clock time in the query's zone (epoch values too:
+/// OpenSearch's quirk).
+fn has_zone_shift(text: &str, offset: i32) -> bool {
+    offset != 0 && !super::date_math::has_offset(text)
 }
 
 /// An exact-value query on a numeric, date or ip field; `None` when the value cannot occur
@@ -229,8 +273,10 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             let lo = match &r.from {
                 None => Bound::Unbounded,
                 Some(v) => {
-                    let ms = date_millis(cx, fm, fmt, v, !r.include_lower)?;
+                    let ms =
+                        date_millis_tz(cx, fm, fmt, v, !r.include_lower, r.time_zone.as_deref())?;
                     let ms = if r.include_lower { ms } else { ms + 1 };
+                    let ms = clamp_nanos_range(ms);
                     Bound::Included(Term::from_field_date(
                         f,
                         DateTime::from_timestamp_millis(ms),
@@ -240,8 +286,10 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             let hi = match &r.to {
                 None => Bound::Unbounded,
                 Some(v) => {
-                    let ms = date_millis(cx, fm, fmt, v, r.include_upper)?;
+                    let ms =
+                        date_millis_tz(cx, fm, fmt, v, r.include_upper, r.time_zone.as_deref())?;
                     let ms = if r.include_upper { ms } else { ms - 1 };
+                    let ms = clamp_nanos_range(ms);
                     Bound::Included(Term::from_field_date(
                         f,
                         DateTime::from_timestamp_millis(ms),
