@@ -56,19 +56,12 @@ fn as_f64(cx: &Context, v: &Value) -> Result<f64> {
     }
 }
 
-fn date_millis(
-    cx: &Context,
-    fm: &FieldMapping,
-    format: Option<&str>,
-    v: &Value,
-    round_up: bool,
-) -> Result<i64> {
-    date_millis_tz(cx, fm, format, v, round_up, None)
+fn date_millis(fm: &FieldMapping, format: Option<&str>, v: &Value, round_up: bool) -> Result<i64> {
+    date_millis_tz(fm, format, v, round_up, None)
 }
 
 /// A date bound: date math (`now…`, `<date>||…`) or a date in the format, in `time_zone`.
 fn date_millis_tz(
-    cx: &Context,
     fm: &FieldMapping,
     format: Option<&str>,
     v: &Value,
@@ -161,8 +154,8 @@ pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Opt
             Term::from_field_f64(f, x)
         }
         Date => {
-            let lo = date_millis(cx, fm, None, v, false)?;
-            let hi = date_millis(cx, fm, None, v, true)?;
+            let lo = date_millis(fm, None, v, false)?;
+            let hi = date_millis(fm, None, v, true)?;
             return Ok(Some(Box::new(TRange::new(
                 Bound::Included(Term::from_field_date(
                     f,
@@ -273,8 +266,7 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             let lo = match &r.from {
                 None => Bound::Unbounded,
                 Some(v) => {
-                    let ms =
-                        date_millis_tz(cx, fm, fmt, v, !r.include_lower, r.time_zone.as_deref())?;
+                    let ms = date_millis_tz(fm, fmt, v, !r.include_lower, r.time_zone.as_deref())?;
                     let ms = if r.include_lower { ms } else { ms + 1 };
                     let ms = clamp_nanos_range(ms);
                     Bound::Included(Term::from_field_date(
@@ -286,8 +278,7 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             let hi = match &r.to {
                 None => Bound::Unbounded,
                 Some(v) => {
-                    let ms =
-                        date_millis_tz(cx, fm, fmt, v, r.include_upper, r.time_zone.as_deref())?;
+                    let ms = date_millis_tz(fm, fmt, v, r.include_upper, r.time_zone.as_deref())?;
                     let ms = if r.include_upper { ms } else { ms - 1 };
                     let ms = clamp_nanos_range(ms);
                     Bound::Included(Term::from_field_date(
