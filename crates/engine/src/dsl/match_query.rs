@@ -56,6 +56,11 @@ pub struct MatchQuery {
     pub zero_terms_query: ZeroTerms,
     pub lenient: bool,
     pub boost: f32,
+    /// `fuzziness`: each analysed term becomes a fuzzy query.
+    pub fuzziness: Option<super::fuzziness::Fuzziness>,
+    pub prefix_length: usize,
+    pub max_expansions: usize,
+    pub fuzzy_transpositions: bool,
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -69,6 +74,10 @@ pub fn parse(body: &Node) -> Result<Query> {
         zero_terms_query: ZeroTerms::None,
         lenient: false,
         boost: DEFAULT_BOOST,
+        fuzziness: None,
+        prefix_length: 0,
+        max_expansions: 50,
+        fuzzy_transpositions: true,
     };
     for (k, _, x) in extra {
         if k == "boost" {
@@ -90,12 +99,23 @@ pub fn parse(body: &Node) -> Result<Query> {
                     }
                     "lenient" => q.lenient = boolean("match", k, x)?,
                     "boost" => q.boost = float("match", k, x)?,
-                    "fuzziness"
-                    | "prefix_length"
-                    | "max_expansions"
-                    | "fuzzy_transpositions"
-                    | "fuzzy_rewrite"
-                    | "cutoff_frequency" => {
+                    "fuzziness" => {
+                        q.fuzziness =
+                            Some(super::fuzziness::Fuzziness::parse(&string("match", k, x)?)?)
+                    }
+                    "prefix_length" => q.prefix_length = super::int("match", k, x)?.max(0) as usize,
+                    "max_expansions" => {
+                        let n = super::int("match", k, x)?;
+                        if n <= 0 {
+                            return Err(Error::illegal_argument(
+                                "[max_expansions] must be greater than 0.",
+                            ));
+                        }
+                        q.max_expansions = n as usize
+                    }
+                    "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("match", k, x)?,
+                    "fuzzy_rewrite" => {}
+                    "cutoff_frequency" => {
                         return Err(parsing(
                             format!("[match] query parameter [{k}] is not supported yet"),
                             x.pos,

@@ -46,6 +46,8 @@ struct TextParams<'a> {
     msm: Option<&'a crate::dsl::MinimumShouldMatch>,
     zero_terms: ZeroTerms,
     lenient: bool,
+    /// `match` with `fuzziness`: each term a fuzzy query (edits per term length).
+    fuzzy: Option<&'a MatchQuery>,
 }
 
 /// The `match` query on one field, before its boost.
@@ -58,12 +60,12 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
         FieldType::Text => {
             let analyzer = p.analyzer.unwrap_or(&fm.search_analyzer);
             let tokens = analyze(cx, analyzer, &text)?;
-            Ok(terms_query(f, tokens, p))
+            terms_query(cx, f, tokens, p)
         }
-        FieldType::Keyword => Ok(Box::new(LuceneTermQuery::new(Term::from_field_text(
-            f,
-            &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
-        )))),
+        FieldType::Keyword => {
+            let t = crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text);
+            leaf(cx, f, &t, p)
+        }
         FieldType::Boolean => match super::values::boolean(cx, p.query) {
             Ok(b) => Ok(Box::new(LuceneTermQuery::new(Term::from_field_bool(f, b)))),
             Err(_) if p.lenient => Ok(none()),
@@ -78,19 +80,36 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
     }
 }
 
-fn terms_query(f: Field, tokens: Vec<(usize, String)>, p: &TextParams) -> Q {
+/// One term of a `match`: exact, or fuzzy when `fuzziness` is given.
+fn leaf(cx: &Context, f: Field, t: &str, p: &TextParams) -> Result<Q> {
+    match p.fuzzy {
+        Some(m) if m.fuzziness.is_some() => {
+            let fz = m.fuzziness.expect("fuzziness");
+            let params = super::multi_term::FuzzyParams {
+                edits: fz.edits(t.chars().count()),
+                prefix_length: m.prefix_length,
+                max_expansions: m.max_expansions,
+                transpositions: m.fuzzy_transpositions,
+            };
+            super::multi_term::fuzzy(cx, f, t, &params)
+        }
+        _ => Ok(Box::new(LuceneTermQuery::new(Term::from_field_text(f, t)))),
+    }
+}
+
+fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextParams) -> Result<Q> {
     if tokens.is_empty() {
-        return zero(p.zero_terms);
+        return Ok(zero(p.zero_terms));
     }
     let mut leaves: Vec<Q> = tokens
         .iter()
-        .map(|(_, t)| Box::new(LuceneTermQuery::new(Term::from_field_text(f, t))) as Q)
-        .collect();
+        .map(|(_, t)| leaf(cx, f, t, p))
+        .collect::<Result<Vec<_>>>()?;
     if leaves.len() == 1 {
-        return leaves.pop().expect("one leaf");
+        return Ok(leaves.pop().expect("one leaf"));
     }
     let n = leaves.len();
-    match p.operator {
+    Ok(match p.operator {
         Operator::And => Box::new(BooleanQuery::new(
             leaves.into_iter().map(|q| (Occur::Must, q)).collect(),
         )),
@@ -108,7 +127,7 @@ fn terms_query(f: Field, tokens: Vec<(usize, String)>, p: &TextParams) -> Q {
                 Box::new(BooleanQuery::new(clauses))
             }
         }
-    }
+    })
 }
 
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
@@ -122,6 +141,7 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
             msm: m.minimum_should_match.as_ref(),
             zero_terms: m.zero_terms_query,
             lenient: m.lenient,
+            fuzzy: Some(m),
         },
     )?;
     Ok(boosted(q, m.boost))
@@ -147,6 +167,7 @@ fn phrase_field(
             msm: None,
             zero_terms,
             lenient: false,
+            fuzzy: None,
         };
         return match_field(cx, &p);
     }
@@ -231,6 +252,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
                     msm: m.minimum_should_match.as_ref(),
                     zero_terms: m.zero_terms_query,
                     lenient,
+                    fuzzy: None,
                 },
             )?,
         };
