@@ -64,7 +64,16 @@ pub struct MatchQuery {
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v, extra) = single_field("match", body)?;
+    Ok(Query::Match(parse_as("match", body)?))
+}
+
+/// `match_bool_prefix`: `match`'s parameters but the last term a prefix.
+pub fn parse_bool_prefix(body: &Node) -> Result<Query> {
+    Ok(Query::MatchBoolPrefix(parse_as("match_bool_prefix", body)?))
+}
+
+fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
+    let (field, v, extra) = single_field(name, body)?;
     let mut q = MatchQuery {
         field,
         query: Value::Null,
@@ -81,31 +90,42 @@ pub fn parse(body: &Node) -> Result<Query> {
     };
     for (k, _, x) in extra {
         if k == "boost" {
-            q.boost = float("match", k, x)?;
+            q.boost = float(name, k, x)?;
         }
     }
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {
+                if name != "match"
+                    && matches!(
+                        k.as_str(),
+                        "zero_terms_query"
+                            | "lenient"
+                            | "cutoff_frequency"
+                            | "auto_generate_synonyms_phrase_query"
+                    )
+                {
+                    return Err(unsupported(name, k, x.pos));
+                }
                 match k.as_str() {
                     "query" => q.query = x.to_value(),
-                    "operator" => q.operator = Operator::parse(&string("match", k, x)?)?,
+                    "operator" => q.operator = Operator::parse(&string(name, k, x)?)?,
                     "minimum_should_match" => {
                         q.minimum_should_match = x.text().map(MinimumShouldMatch)
                     }
-                    "analyzer" => q.analyzer = Some(string("match", k, x)?),
+                    "analyzer" => q.analyzer = Some(string(name, k, x)?),
                     "zero_terms_query" => {
-                        q.zero_terms_query = ZeroTerms::parse(&string("match", k, x)?, x.pos)?
+                        q.zero_terms_query = ZeroTerms::parse(&string(name, k, x)?, x.pos)?
                     }
-                    "lenient" => q.lenient = boolean("match", k, x)?,
-                    "boost" => q.boost = float("match", k, x)?,
+                    "lenient" => q.lenient = boolean(name, k, x)?,
+                    "boost" => q.boost = float(name, k, x)?,
                     "fuzziness" => {
                         q.fuzziness =
-                            Some(super::fuzziness::Fuzziness::parse(&string("match", k, x)?)?)
+                            Some(super::fuzziness::Fuzziness::parse(&string(name, k, x)?)?)
                     }
-                    "prefix_length" => q.prefix_length = super::int("match", k, x)?.max(0) as usize,
+                    "prefix_length" => q.prefix_length = super::int(name, k, x)?.max(0) as usize,
                     "max_expansions" => {
-                        let n = super::int("match", k, x)?;
+                        let n = super::int(name, k, x)?;
                         if n <= 0 {
                             return Err(Error::illegal_argument(
                                 "[max_expansions] must be greater than 0.",
@@ -113,16 +133,16 @@ pub fn parse(body: &Node) -> Result<Query> {
                         }
                         q.max_expansions = n as usize
                     }
-                    "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("match", k, x)?,
+                    "fuzzy_transpositions" => q.fuzzy_transpositions = boolean(name, k, x)?,
                     "fuzzy_rewrite" => {}
                     "cutoff_frequency" => {
                         return Err(parsing(
-                            format!("[match] query parameter [{k}] is not supported yet"),
+                            format!("[{name}] query parameter [{k}] is not supported yet"),
                             x.pos,
                         ))
                     }
                     "auto_generate_synonyms_phrase_query" | "_name" => {}
-                    _ => return Err(unsupported("match", k, x.pos)),
+                    _ => return Err(unsupported(name, k, x.pos)),
                 }
             }
             if q.query.is_null() {
@@ -131,13 +151,13 @@ pub fn parse(body: &Node) -> Result<Query> {
         }
         J::Arr(_) => {
             return Err(parsing(
-                format!("[match] unknown token [START_ARRAY] after [{}]", q.field),
+                format!("[{name}] unknown token [START_ARRAY] after [{}]", q.field),
                 v.pos,
             ))
         }
         _ => q.query = v.to_value(),
     }
-    Ok(Query::Match(q))
+    Ok(q)
 }
 
 #[cfg(test)]

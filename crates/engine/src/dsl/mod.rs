@@ -72,6 +72,7 @@ pub enum Query {
     },
     Bool(BoolQuery),
     Match(MatchQuery),
+    MatchBoolPrefix(MatchQuery),
     MatchPhrase(MatchPhraseQuery),
     MultiMatch(MultiMatchQuery),
     ConstantScore {
@@ -129,6 +130,7 @@ pub fn parse_query(node: &Node) -> Result<Query> {
         "prefix" => prefix::parse,
         "bool" => bool_query::parse,
         "match" => match_query::parse,
+        "match_bool_prefix" => match_query::parse_bool_prefix,
         "match_phrase" => match_phrase::parse,
         "multi_match" => multi_match::parse,
         "constant_score" => constant_score::parse,

@@ -110,6 +110,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         } => prefix(cx, field, value, *boost, *case_insensitive)?,
         Ast::Bool(b) => bool_query(cx, b)?,
         Ast::Match(m) => text::match_query(cx, m)?,
+        Ast::MatchBoolPrefix(m) => text::match_bool_prefix(cx, m)?,
         Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
         Ast::Wildcard(w) => {

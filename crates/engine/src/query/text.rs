@@ -147,6 +147,66 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
     Ok(boosted(q, m.boost))
 }
 
+/// `match_bool_prefix`: the analysed terms as `match` would query them, the last one a prefix
+/// (constant score, as Lucene's rewritten prefix query scores inside the boolean).
+pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
+    let Some((f, fm)) = cx.field(&m.field) else {
+        return Ok(none());
+    };
+    let text = super::values::text_of(&m.query);
+    let tokens: Vec<String> = match fm.ty {
+        FieldType::Text => {
+            let analyzer = m.analyzer.as_deref().unwrap_or(&fm.search_analyzer);
+            analyze(cx, analyzer, &text)?
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect()
+        }
+        FieldType::Keyword => {
+            vec![crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text).into_owned()]
+        }
+        _ => return match_query(cx, m),
+    };
+    let Some((last, rest)) = tokens.split_last() else {
+        return Ok(none());
+    };
+    let p = TextParams {
+        field: &m.field,
+        query: &m.query,
+        analyzer: m.analyzer.as_deref(),
+        operator: m.operator,
+        msm: m.minimum_should_match.as_ref(),
+        zero_terms: ZeroTerms::None,
+        lenient: false,
+        fuzzy: Some(m),
+    };
+    let mut leaves: Vec<Q> = rest
+        .iter()
+        .map(|t| leaf(cx, f, t, &p))
+        .collect::<Result<Vec<_>>>()?;
+    leaves.push(super::prefix(cx, &m.field, last, 1.0, false)?);
+    let q: Q = if leaves.len() == 1 {
+        leaves.pop().expect("one leaf")
+    } else {
+        let n = leaves.len();
+        match m.operator {
+            Operator::And => Box::new(BooleanQuery::new(
+                leaves.into_iter().map(|q| (Occur::Must, q)).collect(),
+            )),
+            Operator::Or => {
+                let msm = p.msm.map(|x| x.resolve(n)).transpose()?.unwrap_or(0);
+                let clauses = leaves.into_iter().map(|q| (Occur::Should, q)).collect();
+                if msm > 1 {
+                    Box::new(BooleanQuery::with_minimum_required_clauses(clauses, msm))
+                } else {
+                    Box::new(BooleanQuery::new(clauses))
+                }
+            }
+        }
+    };
+    Ok(boosted(q, m.boost))
+}
+
 fn phrase_field(
     cx: &Context,
     field: &str,
