@@ -9,7 +9,8 @@
 // OSB runs with HOME=bench/.cache/osb/home so its config and logs stay in the cache.
 //
 // Flags: --test-mode (OSB's: 1,000 docs, 1 iteration per task) --workloads a,b
-//        --targets quarry,opensearch --trace (put a recording proxy in front of each target and
+//        --targets quarry,opensearch --exclude-tasks wl:task,… (OSB's --exclude-tasks, per workload)
+//        --trace (put a recording proxy in front of each target and
 //        list every endpoint OSB called with its status: what a server must answer)
 // Writes bench/results/<timestamp>-osb/: OSB's own Markdown report per target and workload,
 // the console logs, endpoints.md with --trace, and summary.md.
@@ -222,6 +223,8 @@ async function main() {
           '--client-options=timeout:240',
         ];
         if (o['test-mode']) args.push('--test-mode');
+        const excluded = (o['exclude-tasks'] ?? '').split(',').filter((x) => x.startsWith(`${w.name}:`)).map((x) => x.slice(w.name.length + 1));
+        if (excluded.length) args.push(`--exclude-tasks=${excluded.join(',')}`);
         log(`${target}: ${w.name} …`);
         const r = await runOsb(args, env, path.join(outDir, `${target}-${w.name}.log`));
         const errors = [...r.text.matchAll(/\[ERROR\][^\n]*/g)].map((m) => m[0]);
@@ -243,7 +246,7 @@ async function main() {
   const md = [
     `# OpenSearch Benchmark ${started.toISOString()}`,
     '',
-    `${version}; \`run --pipeline=benchmark-only --offline --workload-path=…\`${o['test-mode'] ? ' --test-mode' : ''}; OpenSearch 2.19.1 heap ${OS_HEAP}. Reports: \`<target>-<workload>.md\`, console: \`<target>-<workload>.log\`, OSB's own log: bench/.cache/osb/home/.benchmark/logs/benchmark.log.`,
+    `${version}; \`run --pipeline=benchmark-only --offline --workload-path=…\`${o['test-mode'] ? ' --test-mode' : ''}${o['exclude-tasks'] ? `; excluded tasks: ${o['exclude-tasks']}` : ''}; OpenSearch 2.19.1 heap ${OS_HEAP}. Reports: \`<target>-<workload>.md\`, console: \`<target>-<workload>.log\`, OSB's own log: bench/.cache/osb/home/.benchmark/logs/benchmark.log.`,
     '',
     '| target | workload | exit | seconds | clean | errors |',
     '|---|---|---:|---:|---|---|',
