@@ -20,7 +20,7 @@ const { startQuarry, runJsonChild, buildEngineBench, runEngineBench } = require(
 const { startOpenSearch, OS_HEAP } = require('./lib/opensearch');
 const { httpIngest, procCpuSeconds } = require('./ingest');
 const { request, agent } = require('./lib/http');
-const { gate, widen } = require('./lib/gate');
+const { gate, widen, restrictToIds } = require('./lib/gate');
 
 const WORKLOADS_DIR = path.join(__dirname, 'workloads');
 const WORKLOADS = ['debian-packages', 'npm-packages', 'flights', 'spam-assassin'];
@@ -155,7 +155,7 @@ async function call(url, method, p, body) {
 }
 
 /** One server contender through every selected workload. */
-async function runServer(kind, workloads, o, log, tmp) {
+async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
   const t = kind === 'opensearch' ? await startOpenSearch() : await startQuarry({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-suite-')) });
   log(`${kind}: up in ${t.startupMs.toFixed(0)} ms (pid ${t.pid}${kind === 'opensearch' ? `, heap ${t.heap}` : ''})`);
   const res = { contender: kind, startup_ms: t.startupMs, ...(kind === 'opensearch' ? { heap: t.heap } : {}), rss_start: rssMb(t.pid), ingest: {}, ops: {}, force_merge: {} };
@@ -198,7 +198,13 @@ async function runServer(kind, workloads, o, log, tmp) {
         const sampleMs = Number(process.hrtime.bigint() - ts) / 1e6;
         const wideBody = kind === 'opensearch' && !q.path.endsWith('/_count') ? widen(q.body) : null;
         const wide = wideBody ? await call(t.url, q.method, q.path, wideBody) : null;
-        const entry = { category: q.category, sample, wide };
+        // Ids another contender returned inside a tie wider than the window: ask OpenSearch for
+        // exactly those documents under the same query, so the gate can check their keys.
+        const inWindow = new Set([sample, wide].flatMap((r) => r?.body?.hits?.hits?.map((h) => h._id) ?? []));
+        const unknown = [...(verify.get(key) ?? [])].filter((id) => !inWindow.has(id));
+        const verifyBody = wideBody && unknown.length ? restrictToIds(q.body, unknown) : null;
+        const verified = verifyBody ? await call(t.url, q.method, q.path, verifyBody) : null;
+        const entry = { category: q.category, sample, wide, verified };
         if (sample.status >= 200 && sample.status < 300) {
           const bodyFile = path.join(tmp, `${kind}-${w.name}-${q.name}.json`);
           fs.writeFileSync(bodyFile, JSON.stringify(q.body));
@@ -310,7 +316,7 @@ async function runSuite(o, log) {
   const out = { os_heap: OS_HEAP, options: { ...o, only: o.only ? [...o.only] : null }, workloads: workloads.map((w) => ({ name: w.name, index: w.index, docs: w.built.docs, raw_bytes: w.built.rawBytes, bulk_size: w.bulkSize, bulk_clients: w.bulkClients, queries: w.queries.map((q) => ({ name: q.name, category: q.category, method: q.method, path: q.path, body: q.body })) })), contenders: {}, gate: {} };
   const want = new Set(o.contenders);
   try {
-    if (want.has('opensearch')) out.contenders.opensearch = (await runServer('opensearch', workloads, o, log, tmp)).res;
+    // Quarry and the engine go first so OpenSearch, last, can be asked about the ids they return.
     if (want.has('quarry') || want.has('engine')) {
       const { res, dataDir } = await runServer('quarry', workloads, o, log, tmp);
       out.contenders.quarry = res;
@@ -319,6 +325,15 @@ async function runSuite(o, log) {
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
+    }
+    if (want.has('opensearch')) {
+      const verify = new Map();
+      for (const c of [out.contenders.quarry, out.contenders.engine]) {
+        for (const [key, e] of Object.entries(c?.ops ?? {})) {
+          for (const h of e.sample?.body?.hits?.hits ?? []) (verify.get(key) ?? verify.set(key, new Set()).get(key)).add(h._id);
+        }
+      }
+      out.contenders.opensearch = (await runServer('opensearch', workloads, o, log, tmp, verify)).res;
     }
     for (const e of ['minisearch', 'flexsearch']) if (want.has(e)) out.contenders[e] = await runJsEngine(e, workloads, o, log, tmp);
   } finally {
@@ -330,7 +345,7 @@ async function runSuite(o, log) {
     const c = out.contenders[name];
     if (!c) continue;
     for (const [key, e] of Object.entries(c.ops)) {
-      const g = ref ? gate(ref.ops[key]?.sample, ref.ops[key]?.wide, e.sample) : { ok: null, reason: 'no OpenSearch in this run' };
+      const g = ref ? gate(ref.ops[key]?.sample, ref.ops[key]?.wide, e.sample, ref.ops[key]?.verified) : { ok: null, reason: 'no OpenSearch in this run' };
       if (!ref && e.sample && (e.sample.status < 200 || e.sample.status > 299)) Object.assign(g, gate(null, null, e.sample));
       e.gate = g;
       (out.gate[key] ??= {})[name] = g;
@@ -341,6 +356,7 @@ async function runSuite(o, log) {
     for (const e of Object.values(c.ops)) {
       if (e.sample) e.sample = { status: e.sample.status, total: e.sample.body?.hits?.total ?? e.sample.body?.count, ids: e.sample.body?.hits?.hits?.map((h) => h._id), error: e.sample.status >= 300 ? e.sample.body?.error : undefined };
       delete e.wide;
+      delete e.verified;
     }
   }
   return out;

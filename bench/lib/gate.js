@@ -5,7 +5,9 @@
 //   order of the hits' keys (sort values when sorted, else _score within a relative 1e-3);
 // - ids may differ only inside a tie: every id the contender returns must be one OpenSearch
 //   returns with the same key, looked up in a wider window (`refWide`: the same query with the
-//   page widened by 50 hits on each side), so ties cut by the page edge are allowed;
+//   page widened by 50 hits on each side), so ties cut by the page edge are allowed; a tie wider
+//   than that window (thousands of equal scores or sort values) is checked through `refVerified`:
+//   OpenSearch's answer to the same query restricted to the contender's ids (`restrictToIds`);
 // - aggregations must be equal (numbers within 1e-6 relative).
 // Returns { ok, reason }.
 
@@ -40,7 +42,7 @@ function errorOf(res) {
   return `${res.status} ${rc.type}: ${String(rc.reason ?? '').slice(0, 160)}`;
 }
 
-function gate(ref, refWide, got) {
+function gate(ref, refWide, got, refVerified) {
   if (!got || got.status < 200 || got.status > 299) return { ok: false, unsupported: true, reason: `unsupported: ${got ? errorOf(got) : 'no answer'}` };
   if (!ref || ref.status < 200 || ref.status > 299) return { ok: false, reason: `OpenSearch itself failed: ${ref ? errorOf(ref) : 'no answer'}` };
   const r = ref.body;
@@ -52,7 +54,7 @@ function gate(ref, refWide, got) {
   const rh = r.hits.hits;
   const gh = g.hits.hits;
   if (rh.length !== gh.length) return { ok: false, reason: `${gh.length} hits != ${rh.length}` };
-  const wide = (refWide?.body?.hits?.hits ?? rh).map((h) => ({ id: h._id, key: keyOf(h) }));
+  const wide = [...(refWide?.body?.hits?.hits ?? rh), ...(refVerified?.body?.hits?.hits ?? [])].map((h) => ({ id: h._id, key: keyOf(h) }));
   const seen = new Set();
   for (let i = 0; i < rh.length; i++) {
     const rk = keyOf(rh[i]);
@@ -82,4 +84,15 @@ function widen(body, pad = 50) {
   return { ...body, from: f, size: s };
 }
 
-module.exports = { gate, widen };
+/**
+ * The same search restricted to the given ids, all of them on one page: each comes back with the
+ * key (score or sort values) OpenSearch gives it under the original query. The ids filter does not
+ * score, and search_after stays so a document before the cursor is not accepted.
+ */
+function restrictToIds(body, ids) {
+  const { from: _from, size: _size, track_total_hits: _t, aggs: _a, aggregations: _b, ...rest } = body;
+  const query = { bool: { must: [body.query ?? { match_all: {} }], filter: [{ ids: { values: ids } }] } };
+  return { ...rest, query, size: ids.length, track_total_hits: false };
+}
+
+module.exports = { gate, widen, restrictToIds };
