@@ -137,9 +137,11 @@ impl Node {
 
     fn scheduled_work(&self) {
         let now = chrono::Utc::now().timestamp_millis();
+        let mut last_commit_ms = i64::MIN;
         for svc in self.all_services() {
             let meta = svc.meta();
             for shard in svc.shards() {
+                last_commit_ms = last_commit_ms.max(now - shard.millis_since_refresh(now));
                 if let Some(interval) = meta.settings.refresh_interval {
                     if shard.is_dirty()
                         && shard.millis_since_refresh(now) >= interval.as_millis() as i64
@@ -168,6 +170,9 @@ impl Node {
                 }
             }
         }
+        // What the commits' indexing buffers freed goes back to the system once writes settle.
+        crate::util::memory::release_after_commit(last_commit_ms, now);
+        crate::api::scroll::free_expired();
     }
 
     pub fn write_pool(&self) -> &rayon::ThreadPool {

@@ -11,7 +11,7 @@ mod explain;
 mod indices;
 mod json_writer;
 mod params;
-mod scroll;
+pub(crate) mod scroll;
 mod search;
 pub(crate) mod source_filter;
 mod strict_json;

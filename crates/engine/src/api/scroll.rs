@@ -1,7 +1,8 @@
 //! Scrolls: `?scroll=` on `_search` opens a context holding every shard's `Searcher` (the point
 //! in time the pages are read from), `POST /_search/scroll` reads the next page, `DELETE
-//! /_search/scroll` frees contexts. A context lives `keep_alive` past its last use; expired
-//! contexts are freed whenever the scroll table is touched.
+//! /_search/scroll` frees contexts. A context lives `keep_alive` past its last use; the node's
+//! scheduler frees expired contexts (and with them the segments their searchers pin) within a
+//! tick, and a lookup never finds one past its keep-alive.
 
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
@@ -64,6 +65,14 @@ fn decode(s: &str) -> Result<(u64, Vec<u64>)> {
         .map(|s| s.parse().map_err(|_| bad()))
         .collect::<Result<Vec<u64>>>()?;
     Ok((id, shards))
+}
+
+/// Frees every context past its keep-alive (the node's scheduler calls this).
+pub fn free_expired() {
+    let mut t = table().lock();
+    if !t.is_empty() {
+        sweep(&mut t);
+    }
 }
 
 /// Opens a context after a search's first page; returns its scroll id.
@@ -237,5 +246,20 @@ mod tests {
         );
         let e = missing_context(&[3, 4]);
         assert_eq!(e.status(), 404);
+    }
+
+    #[test]
+    fn expired_contexts_are_freed_without_being_touched() {
+        let req = SearchRequest::parse(&Params::default(), None, false).unwrap();
+        let long = decode(&open(req.clone(), vec![], Duration::from_secs(60)))
+            .unwrap()
+            .0;
+        let short = decode(&open(req, vec![], Duration::ZERO)).unwrap().0;
+        assert!(table().lock().contains_key(&short));
+        std::thread::sleep(Duration::from_millis(2));
+        free_expired();
+        let t = table().lock();
+        assert!(!t.contains_key(&short));
+        assert!(t.contains_key(&long));
     }
 }

@@ -1,6 +1,7 @@
 pub mod fs;
 pub mod ids;
 pub mod json_syntax;
+pub mod memory;
 pub mod murmur3;
 pub mod priority;
 pub mod units;
