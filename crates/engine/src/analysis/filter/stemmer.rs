@@ -2,6 +2,7 @@
 //! English possessive and minimal stemmers, and the light stemmers of the Romance languages.
 //! Keyword-marked tokens are never stemmed.
 
+use super::kstem;
 use super::porter;
 use super::romance_light;
 use super::stop::StopSet;
@@ -13,6 +14,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 pub enum Kind {
     Porter,
+    KStem,
     Snowball(Algorithm),
     PossessiveEnglish,
     MinimalEnglish,
@@ -43,7 +45,7 @@ impl Stem {
         let kind = match lang {
             "english" | "porter" => Kind::Porter,
             "porter2" => Kind::Snowball(English),
-            "light_english" | "kstem" => Kind::Snowball(English),
+            "light_english" | "kstem" => Kind::KStem,
             "minimal_english" => Kind::MinimalEnglish,
             "possessive_english" => Kind::PossessiveEnglish,
             "arabic" => Kind::Snowball(Arabic),
@@ -113,6 +115,7 @@ impl Stem {
     pub fn stem(&self, w: &str) -> Option<String> {
         match &self.kind {
             Kind::Porter => porter::stem(w),
+            Kind::KStem => kstem::stem(w),
             Kind::Snowball(_) => {
                 let s = self.snowball.as_ref()?.stem(w);
                 (s != w).then(|| s.into_owned())
