@@ -11,6 +11,7 @@ pub mod registry;
 pub mod token;
 pub mod tokenizer;
 pub mod unicode;
+pub mod word_break;
 
 pub use analyzer::Analyzer;
 pub use registry::Registry;

@@ -104,33 +104,52 @@ pub fn is_hangul(c: char) -> bool {
     matches!(c as u32, 0x1100..=0x11FF | 0x3131..=0x318E | 0xA960..=0xA97C | 0xAC00..=0xD7A3 | 0xD7B0..=0xD7FB | 0xFFA0..=0xFFDC)
 }
 
-/// Line_Break=Complex_Context (Thai, Lao, Myanmar, Khmer, Tai scripts), digits excluded.
-pub fn is_southeast_asian(c: char) -> bool {
+/// The class of `c` in Lucene's standard grammar (Unicode 12.1; `word_break::*`).
+#[inline]
+pub fn word_class(c: char) -> u8 {
+    use super::word_break::*;
     let u = c as u32;
-    matches!(u, 0x0E01..=0x0E3A | 0x0E40..=0x0E4E | 0x0E81..=0x0ECF | 0x0EDC..=0x0EDF | 0x1000..=0x103F | 0x1050..=0x108F | 0x109A..=0x109F | 0x1780..=0x17DD | 0x1950..=0x197F | 0x1980..=0x19CF | 0x19DA..=0x19DF | 0x1A20..=0x1A7F | 0x1AA0..=0x1AAF | 0xA9E0..=0xA9EF | 0xA9FA..=0xA9FE | 0xAA60..=0xAADF | 0x11700..=0x1173F)
+    if u < 0x80 {
+        return match c {
+            '0'..='9' => NUMERIC,
+            'a'..='z' | 'A'..='Z' => LETTER,
+            _ => OTHER,
+        };
+    }
+    match WORD_CLASS.binary_search_by(|&(a, b, _)| {
+        if b < u {
+            std::cmp::Ordering::Less
+        } else if a > u {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }) {
+        Ok(i) => WORD_CLASS[i].2,
+        Err(_) => OTHER,
+    }
 }
 
-/// Extended_Pictographic (approximate ranges of Unicode 12.1's emoji data).
+/// Line_Break=Complex_Context (Thai, Lao, Myanmar, Khmer, Tai scripts) in Unicode 12.1.
+pub fn is_southeast_asian(c: char) -> bool {
+    word_class(c) == super::word_break::SOUTHEAST_ASIAN
+}
+
+/// Extended_Pictographic in Unicode 12.1.
 pub fn is_pictographic(c: char) -> bool {
     let u = c as u32;
-    if u < 0xA9 {
-        return false;
-    }
-    matches!(u,
-        0xA9 | 0xAE | 0x203C | 0x2049 | 0x2122 | 0x2139 | 0x2194..=0x2199 | 0x21A9..=0x21AA
-        | 0x231A..=0x231B | 0x2328 | 0x2388 | 0x23CF | 0x23E9..=0x23F3 | 0x23F8..=0x23FA
-        | 0x24C2 | 0x25AA..=0x25AB | 0x25B6 | 0x25C0 | 0x25FB..=0x25FE | 0x2600..=0x2605
-        | 0x2607..=0x2612 | 0x2614..=0x2685 | 0x2690..=0x2705 | 0x2708..=0x2712 | 0x2714
-        | 0x2716 | 0x271D | 0x2721 | 0x2728 | 0x2733..=0x2734 | 0x2744 | 0x2747 | 0x274C
-        | 0x274E | 0x2753..=0x2755 | 0x2757 | 0x2763..=0x2767 | 0x2795..=0x2797 | 0x27A1
-        | 0x27B0 | 0x27BF | 0x2934..=0x2935 | 0x2B05..=0x2B07 | 0x2B1B..=0x2B1C | 0x2B50
-        | 0x2B55 | 0x3030 | 0x303D | 0x3297 | 0x3299 | 0x1F000..=0x1F0FF | 0x1F10D..=0x1F10F
-        | 0x1F12F | 0x1F16C..=0x1F171 | 0x1F17E..=0x1F17F | 0x1F18E | 0x1F191..=0x1F19A
-        | 0x1F1AD..=0x1F1E5 | 0x1F201..=0x1F20F | 0x1F21A | 0x1F22F | 0x1F232..=0x1F23A
-        | 0x1F23C..=0x1F23F | 0x1F249..=0x1F3FA | 0x1F400..=0x1F53D | 0x1F546..=0x1F64F
-        | 0x1F680..=0x1F6FF | 0x1F774..=0x1F77F | 0x1F7D5..=0x1F7FF | 0x1F80C..=0x1F80F
-        | 0x1F848..=0x1F84F | 0x1F85A..=0x1F85F | 0x1F888..=0x1F88F | 0x1F8AE..=0x1F8FF
-        | 0x1F90C..=0x1F93A | 0x1F93C..=0x1F945 | 0x1F947..=0x1FAFF | 0x1FC00..=0x1FFFD)
+    u >= 0xA9
+        && super::word_break::PICTOGRAPHIC
+            .binary_search_by(|&(a, b)| {
+                if b < u {
+                    std::cmp::Ordering::Less
+                } else if a > u {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
 }
 
 pub fn is_regional_indicator(c: char) -> bool {

@@ -6,6 +6,7 @@
 use super::Tokenizer;
 use crate::analysis::token::*;
 use crate::analysis::unicode::*;
+use crate::analysis::word_break as wb;
 use unicode_segmentation::UnicodeSegmentation;
 
 pub struct Standard {
@@ -45,32 +46,34 @@ pub fn classify(seg: &str) -> Option<&'static str> {
     {
         return Some(EMOJI);
     }
-    if is_southeast_asian(first) {
-        return Some(SOUTHEAST_ASIAN);
-    }
-    if is_han(first) {
-        return Some(IDEOGRAPHIC);
-    }
-    if is_hiragana(first) {
-        return Some(HIRAGANA);
+    // Typed by Unicode 12.1's classes as Lucene's grammar is: a segment without a letter,
+    // digit or ideograph (`²`, `½`, `①` are Word_Break Other) yields no token.
+    match word_class(first) {
+        wb::SOUTHEAST_ASIAN => return Some(SOUTHEAST_ASIAN),
+        wb::HAN => return Some(IDEOGRAPHIC),
+        wb::HIRAGANA => return Some(HIRAGANA),
+        _ => {}
     }
     let (mut letter, mut digit, mut other) = (false, false, false);
     let (mut all_hangul, mut all_kata) = (true, true);
     for c in seg.chars() {
-        if is_extend_or_format(c) {
-            continue;
-        }
-        if c.is_alphabetic() {
-            letter = true;
-            all_hangul &= is_hangul(c);
-            all_kata &= is_katakana(c);
-        } else if c.is_numeric() {
-            digit = true;
-        } else if is_katakana(c) {
-            letter = true;
-            all_hangul = false;
-        } else {
-            other = true;
+        match word_class(c) {
+            wb::EXTEND => {}
+            wb::HANGUL => {
+                letter = true;
+                all_kata = false;
+            }
+            wb::KATAKANA => {
+                letter = true;
+                all_hangul = false;
+            }
+            wb::LETTER | wb::HEBREW => {
+                letter = true;
+                all_hangul = false;
+                all_kata = false;
+            }
+            wb::NUMERIC => digit = true,
+            _ => other = true,
         }
     }
     if letter {
