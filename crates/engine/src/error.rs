@@ -41,6 +41,10 @@ pub enum ErrorKind {
     AliasesNotFound,
     NumberFormat,
     DateTimeParse,
+    /// `java.time.DateTimeException` (a bad time zone offset), only ever a cause.
+    DateTime,
+    /// `java.time.zone.ZoneRulesException` (an unknown time zone), only ever a cause.
+    ZoneRules,
     Timeout,
     UnsupportedOperation,
     Internal,
@@ -80,6 +84,8 @@ impl ErrorKind {
             AliasesNotFound => ("aliases_not_found_exception", 404),
             NumberFormat => ("number_format_exception", 400),
             DateTimeParse => ("date_time_parse_exception", 400),
+            DateTime => ("date_time_exception", 400),
+            ZoneRules => ("zone_rules_exception", 400),
             Timeout => ("timeout_exception", 504),
             UnsupportedOperation => ("unsupported_operation_exception", 500),
             Internal => ("exception", 500),
@@ -194,6 +200,8 @@ impl Error {
                 | ErrorKind::JsonParse
                 | ErrorKind::JsonEof
                 | ErrorKind::DateTimeParse
+                | ErrorKind::DateTime
+                | ErrorKind::ZoneRules
                 | ErrorKind::NotXContent
                 | ErrorKind::NamedObjectNotFound
                 | ErrorKind::Internal

@@ -95,7 +95,11 @@ pub fn parse(body: &Node) -> Result<Query> {
             "phrase_slop" => q.phrase_slop = int(QS, k, x)?.max(0) as u32,
             "minimum_should_match" => q.minimum_should_match = x.text().map(MinimumShouldMatch),
             "lenient" => q.lenient = Some(boolean(QS, k, x)?),
-            "time_zone" => q.time_zone = Some(string(QS, k, x)?),
+            "time_zone" => {
+                let id = string(QS, k, x)?;
+                crate::util::time_zone::Zone::parse(&id)?;
+                q.time_zone = Some(id);
+            }
             "type" => q.ty = super::multi_match::parse_type(&string(QS, k, x)?, x.pos)?,
             "tie_breaker" => q.tie_breaker = Some(float(QS, k, x)?),
             "escape" => q.escape = boolean(QS, k, x)?,

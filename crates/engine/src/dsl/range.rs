@@ -68,7 +68,12 @@ pub fn parse(body: &Node) -> Result<Query> {
                 q.include_upper = true;
             }
             "format" => q.format = Some(string("range", k, x)?),
-            "time_zone" => q.time_zone = Some(string("range", k, x)?),
+            "time_zone" => {
+                // Checked while parsing, as OpenSearch resolves the ZoneId in the builder.
+                let id = string("range", k, x)?;
+                crate::util::time_zone::Zone::parse(&id)?;
+                q.time_zone = Some(id);
+            }
             "boost" => q.boost = float("range", k, x)?,
             "relation" => {
                 let r = string("range", k, x)?;

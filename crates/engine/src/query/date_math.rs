@@ -4,44 +4,11 @@
 //! (`gt`, `lte`). Calendar units (y, M, w, d) move the local date; h, m, s exact durations.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::util::time_zone::Zone;
 use chrono::{Datelike, Duration, Months, NaiveDate, NaiveDateTime, Timelike};
 
 fn parse_err(reason: String) -> Error {
     Error::new(ErrorKind::Parse, reason)
-}
-
-/// A `time_zone` as seconds east of UTC: `Z`, `UTC`, `GMT`, `+01:00`, `-0530`, `UTC+2`.
-pub fn parse_offset(tz: &str) -> Result<i32> {
-    let bad = || Error::illegal_argument(format!("Unknown time-zone ID: {tz}"));
-    let t = tz.trim();
-    if matches!(t, "Z" | "UTC" | "GMT" | "UT" | "Etc/UTC" | "Etc/GMT") {
-        return Ok(0);
-    }
-    let rest = t
-        .strip_prefix("UTC")
-        .or_else(|| t.strip_prefix("GMT"))
-        .unwrap_or(t);
-    let (sign, digits) = match rest.as_bytes().first() {
-        Some(b'+') => (1, &rest[1..]),
-        Some(b'-') => (-1, &rest[1..]),
-        _ => return Err(bad()),
-    };
-    let parts: Vec<&str> = if digits.contains(':') {
-        digits.split(':').collect()
-    } else if digits.len() > 2 {
-        vec![&digits[..digits.len() - 2], &digits[digits.len() - 2..]]
-    } else {
-        vec![digits]
-    };
-    let mut secs = 0i32;
-    for (i, p) in parts.iter().enumerate() {
-        let n: i32 = p.parse().map_err(|_| bad())?;
-        secs += n * [3600, 60, 1].get(i).copied().ok_or_else(bad)?;
-    }
-    if secs > 18 * 3600 {
-        return Err(bad());
-    }
-    Ok(sign * secs)
 }
 
 /// Whether a date text carries its own offset (which wins over `time_zone`).
@@ -51,16 +18,6 @@ pub fn has_offset(text: &str) -> bool {
     };
     let time = &text[t..];
     time.ends_with('Z') || time.contains('+') || time[1..].contains('-')
-}
-
-fn local(ms: i64, offset: i32) -> NaiveDateTime {
-    chrono::DateTime::from_timestamp_millis(ms + offset as i64 * 1000)
-        .unwrap_or_default()
-        .naive_utc()
-}
-
-fn utc_ms(dt: NaiveDateTime, offset: i32) -> i64 {
-    dt.and_utc().timestamp_millis() - offset as i64 * 1000
 }
 
 fn start_of(dt: NaiveDateTime, unit: char) -> NaiveDateTime {
@@ -99,9 +56,25 @@ fn add(dt: NaiveDateTime, n: i64, unit: char) -> Option<NaiveDateTime> {
     }
 }
 
-/// Applies the operations after `now` or `||` to an instant (epoch ms).
-pub fn apply(ms: i64, ops: &str, round_up: bool, offset: i32) -> Result<i64> {
-    let mut dt = local(ms, offset);
+/// `n` units later in `zone`, as `ZonedDateTime.plus…` moves: calendar units on the local date
+/// (keeping the offset where the result is ambiguous), clock units on the instant.
+fn plus(zone: &Zone, ms: i64, n: i64, unit: char) -> Option<i64> {
+    let clock = |unit_ms: i64| n.checked_mul(unit_ms).and_then(|d| ms.checked_add(d));
+    match unit {
+        'h' | 'H' => clock(3_600_000),
+        'm' => clock(60_000),
+        's' => clock(1_000),
+        _ => {
+            let local = add(zone.local(ms), n, unit)?;
+            Some(zone.instant(local, Some(zone.offset_at(ms))))
+        }
+    }
+}
+
+/// Applies the operations after `now` or `||` to an instant (epoch ms), in `zone` (JavaDateMath
+/// Parser on a `ZonedDateTime`).
+pub fn apply(ms: i64, ops: &str, round_up: bool, zone: &Zone) -> Result<i64> {
+    let mut ms = ms;
     let b = ops.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -139,21 +112,21 @@ pub fn apply(ms: i64, ops: &str, round_up: bool, offset: i32) -> Result<i64> {
                 "unit [{unit}] not supported for date math [{ops}]"
             )));
         }
+        let unsupported =
+            || parse_err(format!("unit [{unit}] not supported for date math [{ops}]"));
         if op == '/' {
-            let s = start_of(dt, unit);
-            dt = if round_up {
-                add(s, 1, unit).unwrap_or(s) - Duration::milliseconds(1)
+            let start = zone.instant(start_of(zone.local(ms), unit), Some(zone.offset_at(ms)));
+            ms = if round_up {
+                plus(zone, start, 1, unit).ok_or_else(unsupported)? - 1
             } else {
-                s
+                start
             };
         } else {
             let n = if op == '-' { -n } else { n };
-            dt = add(dt, n, unit).ok_or_else(|| {
-                parse_err(format!("unit [{unit}] not supported for date math [{ops}]"))
-            })?;
+            ms = plus(zone, ms, n, unit).ok_or_else(unsupported)?;
         }
     }
-    Ok(utc_ms(dt, offset))
+    Ok(ms)
 }
 
 pub fn now_millis() -> i64 {
@@ -173,51 +146,75 @@ mod tests {
     #[test]
     fn operations_and_rounding() {
         assert_eq!(
-            iso(apply(T, "/d", false, 0).unwrap()),
+            iso(apply(T, "/d", false, &Zone::UTC).unwrap()),
             "2020-05-18T00:00:00.000Z"
         );
         assert_eq!(
-            iso(apply(T, "/d", true, 0).unwrap()),
+            iso(apply(T, "/d", true, &Zone::UTC).unwrap()),
             "2020-05-18T23:59:59.999Z"
         );
         assert_eq!(
-            iso(apply(T, "-1d/d", false, 0).unwrap()),
+            iso(apply(T, "-1d/d", false, &Zone::UTC).unwrap()),
             "2020-05-17T00:00:00.000Z"
         );
         assert_eq!(
-            iso(apply(T, "/M", true, 0).unwrap()),
+            iso(apply(T, "/M", true, &Zone::UTC).unwrap()),
             "2020-05-31T23:59:59.999Z"
         );
         assert_eq!(
-            iso(apply(T, "/w", false, 0).unwrap()),
+            iso(apply(T, "/w", false, &Zone::UTC).unwrap()),
             "2020-05-18T00:00:00.000Z"
         );
         assert_eq!(
-            iso(apply(T, "+1M-d", false, 0).unwrap()),
+            iso(apply(T, "+1M-d", false, &Zone::UTC).unwrap()),
             "2020-06-17T15:04:05.123Z"
         );
         assert_eq!(
-            iso(apply(T, "/d", false, 3600).unwrap()),
+            iso(apply(T, "/d", false, &Zone::Fixed(3600)).unwrap()),
             "2020-05-17T23:00:00.000Z"
         );
         assert_eq!(
-            apply(T, "-", false, 0).unwrap_err().reason,
+            apply(T, "-", false, &Zone::UTC).unwrap_err().reason,
             "truncated date math [-]"
         );
         assert_eq!(
-            apply(T, "/2d", false, 0).unwrap_err().reason,
+            apply(T, "/2d", false, &Zone::UTC).unwrap_err().reason,
             "rounding `/` can only be used on single unit types [/2d]"
         );
         assert_eq!(
-            apply(T, "+1q", false, 0).unwrap_err().reason,
+            apply(T, "+1q", false, &Zone::UTC).unwrap_err().reason,
             "unit [q] not supported for date math [+1q]"
         );
         assert_eq!(
-            iso(apply(T, "-1000y/d", true, 0).unwrap()),
+            iso(apply(T, "-1000y/d", true, &Zone::UTC).unwrap()),
             "1020-05-18T23:59:59.999Z"
         );
-        assert_eq!(parse_offset("+01:00").unwrap(), 3600);
-        assert_eq!(parse_offset("-0530").unwrap(), -19800);
         assert!(has_offset("2020-01-01T10:00:00Z") && !has_offset("2020-01-01"));
+    }
+
+    #[test]
+    fn named_zones_follow_daylight_saving() {
+        let paris = Zone::parse("Europe/Paris").unwrap();
+        // 2021-03-27T12:00 Paris (+01:00) plus a day is noon again, now at +02:00...
+        let noon = 1_616_842_800_000; // 2021-03-27T11:00:00Z
+        assert_eq!(
+            iso(apply(noon, "+1d", false, &paris).unwrap()),
+            "2021-03-28T10:00:00.000Z"
+        );
+        // ...while 24 hours are 24 hours.
+        assert_eq!(
+            iso(apply(noon, "+24h", false, &paris).unwrap()),
+            "2021-03-28T11:00:00.000Z"
+        );
+        // The 23-hour day of the switch, rounded both ways.
+        let day = 1_616_920_200_000; // 2021-03-28T08:30:00Z
+        assert_eq!(
+            iso(apply(day, "/d", false, &paris).unwrap()),
+            "2021-03-27T23:00:00.000Z"
+        );
+        assert_eq!(
+            iso(apply(day, "/d", true, &paris).unwrap()),
+            "2021-03-28T21:59:59.999Z"
+        );
     }
 }

@@ -6,6 +6,7 @@ use crate::dsl::RangeQuery;
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldMapping, FieldType};
+use crate::util::time_zone::Zone;
 use serde_json::Value;
 use std::net::IpAddr;
 use std::ops::Bound;
@@ -56,6 +57,17 @@ fn as_f64(cx: &Context, v: &Value) -> Result<f64> {
     }
 }
 
+/// A date value as millis, with the field's format (or `format`) and date math; for callers
+/// outside this module (decay origins, range descriptions).
+pub fn date_millis_pub(
+    fm: &FieldMapping,
+    format: Option<&str>,
+    v: &Value,
+    round_up: bool,
+) -> Result<i64> {
+    date_millis(fm, format, v, round_up)
+}
+
 fn date_millis(fm: &FieldMapping, format: Option<&str>, v: &Value, round_up: bool) -> Result<i64> {
     date_millis_tz(fm, format, v, round_up, None)
 }
@@ -75,9 +87,9 @@ fn date_millis_tz(
             .clone()
             .unwrap_or_else(DateFormat::default_format),
     };
-    let offset = match time_zone {
-        Some(tz) => super::date_math::parse_offset(tz)?,
-        None => 0,
+    let zone = match time_zone {
+        Some(tz) => Zone::parse(tz)?,
+        None => Zone::UTC,
     };
     let text = text_of(v);
     let failed = |e: Error| {
@@ -88,32 +100,40 @@ fn date_millis_tz(
         Error::new(ErrorKind::Parse, format!("{reason}: [{reason}]")).caused_by(e)
     };
     if let Some(ops) = text.strip_prefix("now") {
-        return super::date_math::apply(super::date_math::now_millis(), ops, round_up, offset);
+        return super::date_math::apply(super::date_math::now_millis(), ops, round_up, &zone);
     }
     if let Some((anchor, ops)) = text.split_once("||") {
         // The anchor always parses rounding down.
-        let mut ms = fmt.parse_millis(anchor).map_err(failed)?;
-        if !super::date_math::has_offset(anchor) {
-            ms -= offset as i64 * 1000;
-        }
-        return super::date_math::apply(ms, ops, round_up, offset);
+        let ms = fmt.parse_millis(anchor).map_err(failed)?;
+        let ms = in_zone(&zone, anchor, ms);
+        return super::date_math::apply(ms, ops, round_up, &zone);
     }
     if text.is_empty() {
         return Err(Error::new(ErrorKind::Parse, "cannot parse empty date"));
     }
     let ms = fmt.parse_millis(&text).map_err(failed)?;
-    let ms = if has_zone_shift(&text, offset) {
-        ms - offset as i64 * 1000
-    } else {
-        ms
-    };
-    // Rounding up fills the fields a date-only value leaves out (OpenSearch's roundUp parser).
+    // Rounding up fills the fields a date-only value leaves out (OpenSearch's roundUp parser),
+    // on the wall clock: a day of a daylight-saving switch is 23 or 25 hours long.
     let date_only = !text.contains('T') && text.len() == 10 && text.as_bytes()[4] == b'-';
-    Ok(if round_up && date_only {
+    let ms = if round_up && date_only {
         ms + 86_399_999
     } else {
         ms
-    })
+    };
+    Ok(in_zone(&zone, &text, ms))
+}
+
+/// A date without its own offset is wall-clock time in the query's zone (epoch values too:
+/// OpenSearch's quirk). `parse_millis` read it as UTC; this moves it to the zone, resolving as
+/// `withZoneSameLocal` from UTC does (an ambiguous time keeps offset 0 where the zone has it).
+fn in_zone(zone: &Zone, text: &str, ms: i64) -> i64 {
+    if zone.is_utc() || super::date_math::has_offset(text) {
+        return ms;
+    }
+    let naive = chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .naive_utc();
+    zone.instant(naive, Some(0))
 }
 
 /// Millis kept inside what tantivy's `DateTime` (i64 nanoseconds, years 1677–2262) holds; past
@@ -121,12 +141,6 @@ fn date_millis_tz(
 fn clamp_nanos_range(ms: i64) -> i64 {
     const LIMIT: i64 = i64::MAX / 1_000_000;
     ms.clamp(-LIMIT, LIMIT)
-}
-
-/// A date without its own offset is wall-clock time in the query's zone (epoch values too:
-/// OpenSearch's quirk).
-fn has_zone_shift(text: &str, offset: i32) -> bool {
-    offset != 0 && !super::date_math::has_offset(text)
 }
 
 /// An exact-value query on a numeric, date or ip field; `None` when the value cannot occur

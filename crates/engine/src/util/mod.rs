@@ -4,4 +4,5 @@ pub mod json_syntax;
 pub mod memory;
 pub mod murmur3;
 pub mod priority;
+pub mod time_zone;
 pub mod units;
