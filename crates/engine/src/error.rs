@@ -47,6 +47,10 @@ pub enum ErrorKind {
     ZoneRules,
     Timeout,
     UnsupportedOperation,
+    /// A plain `OpenSearchException` (type `exception`), e.g. a function failing while scoring.
+    OpenSearch,
+    /// Java's `ClassCastException`, which OpenSearch lets surface from some field-data casts.
+    ClassCast,
     Internal,
 }
 
@@ -88,6 +92,8 @@ impl ErrorKind {
             ZoneRules => ("zone_rules_exception", 400),
             Timeout => ("timeout_exception", 504),
             UnsupportedOperation => ("unsupported_operation_exception", 500),
+            OpenSearch => ("exception", 500),
+            ClassCast => ("class_cast_exception", 500),
             Internal => ("exception", 500),
         }
     }
@@ -204,6 +210,7 @@ impl Error {
                 | ErrorKind::ZoneRules
                 | ErrorKind::NotXContent
                 | ErrorKind::NamedObjectNotFound
+                | ErrorKind::ClassCast
                 | ErrorKind::Internal
         )
     }

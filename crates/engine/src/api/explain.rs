@@ -87,7 +87,14 @@ fn convert(v: &Value, doc: (u32, u32)) -> Value {
     let (desc, details) = match desc {
         "BooleanClause. sum of ..." => ("sum of:".to_string(), details),
         "Const" if raw_details.is_some_and(|d| d.len() == 1 && is_all(&d[0])) => {
-            ("*:*".to_string(), Vec::new())
+            // A boosted match_all prints its boost, as Lucene's constant-score weights do.
+            let v = v.get("value").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+            let desc = if v == 1.0 {
+                "*:*".to_string()
+            } else {
+                format!("*:*^{}", crate::query::function_score::java_float(v))
+            };
+            (desc, Vec::new())
         }
         "AllQuery" => ("*:*".to_string(), Vec::new()),
         d => (
@@ -99,6 +106,40 @@ fn convert(v: &Value, doc: (u32, u32)) -> Value {
         ),
     };
     json!({"value": value, "description": desc, "details": details})
+}
+
+/// `explain: true` on a search: the hit's `_shard`, `_node` and the `_explanation` of the
+/// request's query for it, as OpenSearch adds them.
+pub fn explain_hit(
+    hit: &mut serde_json::Map<String, Value>,
+    req: &crate::search::SearchRequest,
+    t: &crate::search::ShardTarget,
+    addr: tantivy::DocAddress,
+) -> Result<()> {
+    let meta = t.service.meta();
+    let cx = Context {
+        searcher: &t.searcher,
+        mapping: &meta.mapping,
+        index: &meta.name,
+        index_uuid: meta.settings.uuid(),
+    };
+    crate::query::function_score::set_shard(t.shard);
+    let q = query::build(&req.query, &cx)?;
+    let weight = q.weight(EnableScoring::enabled_from_searcher(&t.searcher))?;
+    let reader = t.searcher.segment_reader(addr.segment_ord);
+    let doc = (addr.doc_id, lucene_doc_id(&t.searcher, addr));
+    let explanation = match weight.explain(reader, addr.doc_id) {
+        Ok(e) => to_json(&e, doc),
+        Err(_) => json!({"value": 0.0, "description": "no matching term", "details": []}),
+    };
+    crate::query::function_score::take_failure();
+    hit.insert(
+        "_shard".into(),
+        Value::from(format!("[{}][{}]", meta.name, t.shard)),
+    );
+    hit.insert("_node".into(), Value::from(crate::search::node_id()));
+    hit.insert("_explanation".into(), explanation);
+    Ok(())
 }
 
 pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
@@ -135,6 +176,7 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         index: &meta.name,
         index_uuid: meta.settings.uuid(),
     };
+    crate::query::function_score::set_shard(shard_no);
     let q = query::build(&ast, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&searcher))?;
     let reader = searcher.segment_reader(addr.segment_ord);

@@ -7,7 +7,7 @@ mod bulk;
 mod cat;
 mod cluster;
 mod document;
-mod explain;
+pub(crate) mod explain;
 mod indices;
 mod json_writer;
 mod params;

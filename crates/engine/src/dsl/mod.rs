@@ -6,6 +6,7 @@ pub mod boosting;
 pub mod constant_score;
 pub mod dis_max;
 pub mod exists;
+pub mod function_score;
 pub mod fuzziness;
 pub mod ids;
 pub mod json;
@@ -23,6 +24,7 @@ pub mod simple_syntax;
 pub mod term;
 pub mod term_level;
 pub mod terms;
+pub mod terms_set;
 
 use crate::error::{Error, ErrorKind, Result};
 use json::{Node, Pos, J};
@@ -95,6 +97,8 @@ pub enum Query {
     },
     QueryString(Box<query_string::QueryStringQuery>),
     SimpleQueryString(Box<query_string::SimpleQueryStringQuery>),
+    FunctionScore(Box<function_score::FunctionScoreQuery>),
+    TermsSet(terms_set::TermsSetQuery),
 }
 
 pub const DEFAULT_BOOST: f32 = 1.0;
@@ -141,6 +145,8 @@ pub fn parse_query(node: &Node) -> Result<Query> {
         "fuzzy" => term_level::parse_fuzzy,
         "boosting" => boosting::parse,
         "simple_query_string" => query_string::parse_simple,
+        "function_score" => function_score::parse,
+        "terms_set" => terms_set::parse,
         other => {
             return Err(
                 parsing(format!("unknown query [{other}]"), body.pos).caused_by(Error::new(

@@ -6,9 +6,11 @@
 
 mod boosting;
 pub mod date_math;
+pub mod function_score;
 pub mod lucene_term;
 mod multi_term;
 mod query_string;
+pub mod terms_set;
 mod text;
 mod values;
 pub mod wrappers;
@@ -137,6 +139,8 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         ),
         Ast::QueryString(q) => query_string::query_string(cx, q)?,
         Ast::SimpleQueryString(q) => query_string::simple_query_string(cx, q)?,
+        Ast::FunctionScore(f) => function_score::build_function_score(cx, f)?,
+        Ast::TermsSet(t) => terms_set::build_terms_set(cx, t)?,
         Ast::ConstantScore { filter, boost } => constant(build(filter, cx)?, *boost),
         Ast::DisMax {
             queries,

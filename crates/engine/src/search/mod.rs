@@ -76,10 +76,14 @@ pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
         .with("phase", "query")
         .with("grouped", true)
         .with("failed_shards", Value::Array(vec![failure]));
+    let status = e.status();
     if e.kind == ErrorKind::IllegalArgument {
         out = out.caused_by(e.clone().caused_by(e));
+    } else if !std::ptr::eq(e.root_cause(), &e) {
+        // The guessed root cause, an OpenSearch exception inside the shard's failure.
+        out = out.caused_by(e.root_cause().clone());
     }
-    out
+    out.with_status(status)
 }
 
 /// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
@@ -303,6 +307,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
             index: &meta.name,
             index_uuid: meta.settings.uuid(),
         };
+        crate::query::function_score::set_shard(t.shard);
         let q = request_query(req, &cx).map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
         let mut q = q;
         let mut counted = None;
@@ -435,6 +440,10 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                 });
             }
         }
+    }
+    if let Some((e, index, shard)) = crate::query::function_score::take_failure() {
+        // A function_score failed while scoring (tantivy's scorers cannot return errors).
+        return Err(all_shards_failed(e, &index, shard));
     }
     let terminated_early = req.terminate_after.map(|_| terminated_early);
     if let Some(after) = &req.search_after {
@@ -581,6 +590,9 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
             })
             .collect();
         hit.insert("sort".into(), Value::Array(values));
+    }
+    if req.explain {
+        crate::api::explain::explain_hit(&mut hit, req, t, c.doc)?;
     }
     Ok(Value::Object(hit))
 }

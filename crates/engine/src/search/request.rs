@@ -28,6 +28,8 @@ pub struct SearchRequest {
     pub rest_total_hits_as_int: bool,
     pub version: bool,
     pub seq_no_primary_term: bool,
+    /// `explain`: each hit carries `_explanation` (with `_shard` and `_node`).
+    pub explain: bool,
     pub post_filter: Option<dsl::Query>,
     pub min_score: Option<f32>,
     pub terminate_after: Option<u64>,
@@ -135,7 +137,6 @@ const NOT_YET: &[&str] = &[
     "pit",
     "script_fields",
     "profile",
-    "explain",
     "ext",
 ];
 
@@ -204,6 +205,7 @@ impl SearchRequest {
             rest_total_hits_as_int: false,
             version: false,
             seq_no_primary_term: false,
+            explain: false,
             post_filter: None,
             min_score: None,
             terminate_after: None,
@@ -279,6 +281,7 @@ impl SearchRequest {
                         }
                     }
                     "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
+                    "explain" => r.explain = dsl::boolean("search", k, v)?,
                     "post_filter" => {
                         if !matches!(v.v, J::Obj(_)) {
                             return Err(parsing(
@@ -338,6 +341,7 @@ impl SearchRequest {
         r.track_scores = p.bool("track_scores", r.track_scores)?;
         r.version = p.bool("version", r.version)?;
         r.seq_no_primary_term = p.bool("seq_no_primary_term", r.seq_no_primary_term)?;
+        r.explain = p.bool("explain", r.explain)?;
         r.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", false)?;
         if r.rest_total_hits_as_int && r.track_total_hits != TrackTotalHits::Off {
             r.track_total_hits = TrackTotalHits::Exact;
