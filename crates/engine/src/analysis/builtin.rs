@@ -175,9 +175,7 @@ pub fn build(name: &str, kind: &str, def: &Def) -> Result<Analyzer> {
             // One fused pass; explain shows built-in analyzers' final tokens only.
             let f: Vec<(String, Arc<dyn TokenFilter>)> = vec![(
                 "english_stem".into(),
-                Arc::new(stemmer::EnglishChain {
-                    stop: stopwords(def, "_english_")?,
-                }),
+                Arc::new(stemmer::EnglishChain::new(stopwords(def, "_english_")?)),
             )];
             chain(name, ("standard", standard_tok(&no_params)?), f)
         }

@@ -4,6 +4,7 @@ pub mod case;
 pub mod cjk_bigram;
 pub mod fingerprint;
 pub mod kstem;
+pub mod memo;
 pub mod ngram;
 pub mod porter;
 pub mod romance_light;

@@ -3,6 +3,7 @@
 //! Keyword-marked tokens are never stemmed.
 
 use super::kstem;
+use super::memo::{self, Memo};
 use super::porter;
 use super::romance_light;
 use super::stop::StopSet;
@@ -158,27 +159,65 @@ impl TokenFilter for Stem {
 }
 
 /// The `english` analyzer's filters fused into one pass over the tokens: possessive `'s`,
-/// lowercase, stop words, Porter. The same tokens as the four filters one after another.
+/// lowercase, stop words, Porter. The same tokens as the four filters one after another; each
+/// distinct short word goes through them once per thread (`memo`).
 pub struct EnglishChain {
-    pub stop: StopSet,
+    stop: StopSet,
+    owner: u32,
+}
+
+impl EnglishChain {
+    pub fn new(stop: StopSet) -> EnglishChain {
+        EnglishChain {
+            stop,
+            owner: memo::new_owner(),
+        }
+    }
+
+    /// The four filters on one token; false when it is a stop word.
+    #[inline]
+    fn run(&self, text: &mut String, keyword: bool) -> bool {
+        if !keyword {
+            if let Some(i) = possessive_cut(text) {
+                text.truncate(i);
+            }
+        }
+        lowercase_in_place(text);
+        if self.stop.contains(text) {
+            return false;
+        }
+        if !keyword {
+            porter::stem_in_place(text);
+        }
+        true
+    }
 }
 
 impl TokenFilter for EnglishChain {
     fn apply(&self, t: &mut Tokens) {
-        t.retain_mut(|tok| {
-            if !tok.keyword {
-                if let Some(i) = possessive_cut(&tok.text) {
-                    tok.text.truncate(i);
+        Memo::with(|memo| {
+            let mut key = String::with_capacity(memo::MAX_LEN);
+            t.retain_mut(|tok| {
+                if tok.keyword || tok.text.len() > memo::MAX_LEN {
+                    return self.run(&mut tok.text, tok.keyword);
                 }
-            }
-            lowercase_in_place(&mut tok.text);
-            if self.stop.contains(&tok.text) {
-                return false;
-            }
-            if !tok.keyword {
-                porter::stem_in_place(&mut tok.text);
-            }
-            true
+                match memo.get(self.owner, &tok.text) {
+                    Some(None) => return false,
+                    Some(Some(v)) => {
+                        if v != tok.text {
+                            tok.text.clear();
+                            tok.text.push_str(v);
+                        }
+                        return true;
+                    }
+                    None => {}
+                }
+                key.clear();
+                key.push_str(&tok.text);
+                let keep = self.run(&mut tok.text, false);
+                memo.put(self.owner, &key, keep.then_some(tok.text.as_str()));
+                keep
+            })
         });
     }
 }
