@@ -196,7 +196,7 @@ pub fn docvalue_fields(
 }
 
 /// The values at a dotted path of a source document (arrays flattened, dotted keys allowed).
-fn source_values<'a>(src: &'a Value, path: &str, out: &mut Vec<&'a Value>) {
+pub(crate) fn source_values<'a>(src: &'a Value, path: &str, out: &mut Vec<&'a Value>) {
     match src {
         Value::Array(items) => items.iter().for_each(|i| source_values(i, path, out)),
         Value::Null => {}
