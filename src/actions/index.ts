@@ -13,6 +13,8 @@ import { indicesGetSettings } from './indices/get-settings';
 import { indicesPutSettings } from './indices/put-settings';
 import { indicesRefresh } from './indices/refresh';
 import { indicesFlush } from './indices/flush';
+import { indicesForceMerge } from './indices/forcemerge';
+import { indicesSegments } from './indices/segments';
 import { indicesStats } from './indices/stats';
 import { indicesAnalyze, indicesAnalyzeGet } from './indices/analyze';
 import { indicesUpdateAliases } from './indices/update-aliases';
@@ -22,6 +24,7 @@ import { indicesGetAlias } from './indices/get-alias';
 import { indicesExistsAlias } from './indices/exists-alias';
 import { catIndices } from './cat/indices';
 import { catAliases } from './cat/aliases';
+import { catSegments } from './cat/segments';
 import { documentIndex } from './document/index';
 import { documentCreate } from './document/create';
 import { documentGet } from './document/get';
@@ -53,6 +56,8 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesPutSettings,
   indicesRefresh,
   indicesFlush,
+  indicesForceMerge,
+  indicesSegments,
   indicesStats,
   indicesAnalyze,
   indicesAnalyzeGet,
@@ -63,6 +68,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesExistsAlias,
   catIndices,
   catAliases,
+  catSegments,
   documentIndex,
   documentCreate,
   documentGet,

@@ -221,7 +221,9 @@ async function committer(server: QuarryServer, halt: { stop: boolean }): Promise
   while (!halt.stop) {
     await sleep(randInt(30, 200));
     if (halt.stop) break;
-    const what = pick(['_refresh', '_flush']);
+    // Force merges too: tantivy saves the merged segment in a new meta.json while writes,
+    // commits and translog trims go on, and a kill can land in the middle of it.
+    const what = pick(['_refresh', '_flush', '_refresh', '_forcemerge?max_num_segments=1', '_forcemerge?only_expunge_deletes=true']);
     try {
       await (await fetch(`${server.url}/${pick(INDEX_NAMES)}/${what}`, { method: 'POST' })).text();
     } catch {
@@ -421,9 +423,11 @@ describe('kill -9 during concurrent bulk writes', () => {
         if (Date.now() - started > 40_000) throw new Error(`no progress: ${server.output()}`);
       }
       if (round % 2 === 0) {
-        // Every other round the kill lands while a commit is under way: a refresh is sent and the
-        // process dies a few milliseconds later, in the middle of writing segments and meta.json.
-        fetch(`${server.url}/${pick(INDEX_NAMES)}/_refresh`, { method: 'POST' }).then(
+        // Every other round the kill lands while a commit is under way: a refresh (or a force
+        // merge) is sent and the process dies a few milliseconds later, in the middle of writing
+        // segments and meta.json.
+        const what = round % 4 === 0 ? '_forcemerge?max_num_segments=1' : '_refresh';
+        fetch(`${server.url}/${pick(INDEX_NAMES)}/${what}`, { method: 'POST' }).then(
           (r) => r.text(),
           () => undefined,
         );

@@ -47,7 +47,8 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                     .iter()
                     .position(|c| c.name == h || c.aliases.contains(&h.as_str()));
                 match idx {
-                    Some(i) => sel.push((Some(i), columns[i].name.to_string())),
+                    // Shown under the name asked for, alias or not, as OpenSearch does.
+                    Some(i) => sel.push((Some(i), h)),
                     None if h.contains('*') => {
                         for (i, c) in columns.iter().enumerate() {
                             if crate::metadata::target::glob_match(&h, c.name) {
@@ -300,6 +301,73 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
         .collect();
     if let Some(health) = p.str("health") {
         rows.retain(|r| r[0] == health);
+    }
+    render(p, &columns, rows)
+}
+
+fn column(name: &'static str, aliases: &'static [&'static str], right: bool) -> Column {
+    Column {
+        name,
+        aliases,
+        right,
+        default: true,
+    }
+}
+
+/// `GET /_cat/segments[/<target>]`: one row per searchable segment of every primary.
+pub fn segments(node: &Node, p: &Params) -> Result<Response> {
+    let mut columns = vec![
+        column("index", &["i", "idx"], false),
+        column("shard", &["s", "sh"], false),
+        column("prirep", &["p", "pr", "primaryOrReplica"], false),
+        column("ip", &[], false),
+        column("id", &[], false),
+        column("segment", &["seg"], false),
+        column("generation", &["g", "gen"], true),
+        column("docs.count", &["dc", "docsCount"], true),
+        column("docs.deleted", &["dd", "docsDeleted"], true),
+        column("size", &["si"], true),
+        column("size.memory", &["sm", "sizeMemory"], true),
+        column("committed", &["ic", "isCommitted"], false),
+        column("searchable", &["is", "isSearchable"], false),
+        column("version", &["v", "ver"], false),
+        column("compound", &["ico", "isCompound"], false),
+    ];
+    columns[4].default = false;
+    let opts = p.indices_options(IndicesOptions::strict_expand_open())?;
+    let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let bytes = p.str("bytes");
+    let size = |n: u64| match bytes {
+        Some("b") => n.to_string(),
+        Some("kb") => (n >> 10).to_string(),
+        Some("mb") => (n >> 20).to_string(),
+        _ => format_bytes(n),
+    };
+    let version = super::segments::engine_version();
+    let mut rows = Vec::new();
+    for svc in &svcs {
+        let name = svc.meta().name.clone();
+        for shard in svc.shards() {
+            for seg in shard.segments()? {
+                rows.push(vec![
+                    name.clone(),
+                    shard.number.to_string(),
+                    "p".to_string(),
+                    "127.0.0.1".to_string(),
+                    node.node_id.clone(),
+                    seg.name,
+                    seg.generation.to_string(),
+                    seg.num_docs.to_string(),
+                    seg.deleted_docs.to_string(),
+                    size(seg.size_in_bytes),
+                    "0".to_string(),
+                    seg.committed.to_string(),
+                    "true".to_string(),
+                    version.clone(),
+                    "false".to_string(),
+                ]);
+            }
+        }
     }
     render(p, &columns, rows)
 }

@@ -238,8 +238,10 @@ fn written(index: &str, r: &OpResult, body: Vec<u8>) -> Response {
 /// Parses a document body as OpenSearch does (one object, no duplicate keys, no metadata
 /// fields), once: the result is what gets indexed.
 pub(super) fn parse_source(body: &[u8]) -> Result<Value> {
+    // OpenSearch detects the content type from the first byte: only `{` is JSON there, so an
+    // array or a string is not x-content at all.
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') && first != Some(&b'[') && first != Some(&b'"') {
+    if first != Some(&b'{') {
         return Err(Error::new(ErrorKind::MapperParsing, "failed to parse")
             .caused_by(Error::new(ErrorKind::NotXContent, "Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes")));
     }

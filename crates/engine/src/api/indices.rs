@@ -316,19 +316,59 @@ pub fn refresh(node: &Node, p: &Params) -> Result<Response> {
 }
 
 pub fn flush(node: &Node, p: &Params) -> Result<Response> {
-    refresh(node, p)
+    p.bool("force", false)?;
+    p.bool("wait_if_ongoing", true)?;
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    for s in &svcs {
+        for shard in s.shards() {
+            shard.flush()?;
+        }
+    }
+    let (total, ok) = shard_totals(&svcs);
+    Ok(Response::ok(
+        &json!({"_shards": {"total": total, "successful": ok, "failed": 0}}),
+    ))
+}
+
+/// One shard's `_stats` sections, in OpenSearch's order. Sections for caches Quarry does not
+/// have (query, request, fielddata, completion), warmers and recoveries are zeros: that is
+/// what they hold here.
+fn shard_stats(shard: &crate::index::shard::Shard) -> Value {
+    let st = &shard.stats;
+    let snap = shard.stats_snapshot();
+    json!({
+        "docs": {"count": shard.doc_count(), "deleted": shard.deleted_count()},
+        "store": {"size_in_bytes": shard.store_size(), "reserved_in_bytes": 0},
+        "indexing": st.indexing(),
+        "get": {
+            "total": 0, "getTime": "0s", "time_in_millis": 0, "exists_total": 0,
+            "exists_time_in_millis": 0, "missing_total": 0, "missing_time_in_millis": 0,
+            "current": 0,
+        },
+        "search": st.search(),
+        "merges": st.merges(),
+        "refresh": st.refresh(),
+        "flush": st.flush(),
+        "warmer": {"current": 0, "total": 0, "total_time_in_millis": 0},
+        "query_cache": {
+            "memory_size_in_bytes": 0, "total_count": 0, "hit_count": 0, "miss_count": 0,
+            "cache_size": 0, "cache_count": 0, "evictions": 0,
+        },
+        "fielddata": {"memory_size_in_bytes": 0, "evictions": 0},
+        "completion": {"size_in_bytes": 0},
+        "segments": st.segments(&snap),
+        "translog": st.translog(&snap),
+        "request_cache": {"memory_size_in_bytes": 0, "evictions": 0, "hit_count": 0, "miss_count": 0},
+        "recovery": {"current_as_source": 0, "current_as_target": 0, "throttle_time_in_millis": 0},
+    })
 }
 
 fn index_stats(svc: &IndexService) -> Value {
-    let docs: u64 = svc.shards().iter().map(|s| s.doc_count()).sum();
-    let deleted: u64 = svc.shards().iter().map(|s| s.deleted_count()).sum();
-    let size: u64 = svc.shards().iter().map(|s| s.store_size()).sum();
-    json!({
-        "docs": {"count": docs, "deleted": deleted},
-        "store": {"size_in_bytes": size, "reserved_in_bytes": 0},
-        "indexing": {"index_total": svc.shards().iter().map(|s| s.max_seq_no() + 1).sum::<i64>()},
-        "segments": {"count": svc.shards().iter().map(|s| s.segment_count()).sum::<usize>()},
-    })
+    let mut total = json!({});
+    for shard in svc.shards() {
+        add_stats(&mut total, &shard_stats(shard));
+    }
+    total
 }
 
 fn add_stats(total: &mut Value, part: &Value) {
@@ -344,8 +384,10 @@ fn add_stats(total: &mut Value, part: &Value) {
             }
         }
         (t @ Value::Number(_), Value::Number(p)) => {
-            let sum = t.as_i64().unwrap_or(0) + p.as_i64().unwrap_or(0);
-            *t = Value::from(sum);
+            *t = match (t.as_i64(), p.as_i64()) {
+                (Some(a), Some(b)) => Value::from(a + b),
+                _ => Value::from(t.as_f64().unwrap_or(0.0) + p.as_f64().unwrap_or(0.0)),
+            };
         }
         _ => {}
     }
@@ -395,8 +437,13 @@ pub fn stats(node: &Node, p: &Params) -> Result<Response> {
             list.join(", ")
         )));
     }
-    let wanted =
-        |section: &str| metrics.is_empty() || metrics.iter().any(|m| m == "_all" || m == section);
+    // The metric `merge` selects the section `merges`.
+    let wanted = |section: &str| {
+        metrics.is_empty()
+            || metrics
+                .iter()
+                .any(|m| m == "_all" || m == section || (m == "merge" && section == "merges"))
+    };
     let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
     let (total, ok) = shard_totals(&svcs);
     let mut all = json!({});
@@ -408,14 +455,9 @@ pub fn stats(node: &Node, p: &Params) -> Result<Response> {
         }
         add_stats(&mut all, &st);
         let m = s.meta();
-        let health = if m.settings.number_of_replicas > 0 {
-            "yellow"
-        } else {
-            "green"
-        };
         indices.insert(
             m.name.clone(),
-            json!({"uuid": m.uuid, "health": health, "primaries": st, "total": st}),
+            json!({"uuid": m.uuid, "primaries": st, "total": st}),
         );
     }
     Ok(Response::ok(&json!({

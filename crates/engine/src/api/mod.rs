@@ -8,11 +8,13 @@ mod cat;
 mod cluster;
 mod document;
 pub(crate) mod explain;
+mod forcemerge;
 mod indices;
 mod json_writer;
 mod params;
 pub(crate) mod scroll;
 mod search;
+mod segments;
 pub(crate) mod source_filter;
 mod strict_json;
 mod validate;
@@ -81,6 +83,8 @@ pub fn execute(
         "indices:admin/settings/update" => indices::put_settings(node, params, body),
         "indices:admin/refresh" => indices::refresh(node, params),
         "indices:admin/flush" => indices::flush(node, params),
+        "indices:admin/forcemerge" => forcemerge::force_merge(node, params),
+        "indices:monitor/segments" => segments::segments(node, params),
         "indices:data/read/count" => search::count(node, params, body),
         "indices:data/read/search" => search::search(node, params, body),
         "indices:data/read/scroll" => scroll::scroll(node, params, body),
@@ -95,6 +99,7 @@ pub fn execute(
         "indices:admin/aliases/exists" => aliases::exists(node, params),
         "cat:indices" => cat::indices(node, params),
         "cat:aliases" => cat::aliases(node, params),
+        "cat:segments" => cat::segments(node, params),
         "indices:data/write/index" => document::index(node, params, body),
         "indices:data/write/delete" => document::delete(node, params),
         "indices:data/write/update" => document::update(node, params, body),

@@ -60,6 +60,25 @@ pub(crate) fn shard_targets(
     Ok(out)
 }
 
+/// Runs a search, counting it in its shards' search statistics (`_stats`).
+fn counted(
+    targets: &[ShardTarget],
+    run: impl FnOnce() -> Result<search::SearchResult>,
+) -> Result<search::SearchResult> {
+    let names: Vec<String> = targets.iter().map(|t| t.service.name()).collect();
+    let shards: Vec<_> = targets
+        .iter()
+        .zip(&names)
+        .map(|(t, n)| (&t.service.shards()[t.shard], n.as_str()))
+        .collect();
+    crate::index::shard_stats::record_search(&shards, run, |r| {
+        r.hits
+            .iter()
+            .filter_map(|h| h["_index"].as_str().map(String::from))
+            .collect()
+    })
+}
+
 fn shards_json(n: usize) -> Value {
     json!({"total": n, "successful": n, "skipped": 0, "failed": 0})
 }
@@ -76,7 +95,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     };
     req.scroll = keep_alive.is_some();
     let targets = shard_targets(node, p, &req.indices_boost)?;
-    let result = search::execute(&req, &targets)?;
+    let result = counted(&targets, || search::execute(&req, &targets))?;
     let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, k));
     Ok(render(&req, result, start, scroll_id.as_deref()))
 }
@@ -118,14 +137,43 @@ pub(crate) fn render(
     Response::ok(&Value::Object(out))
 }
 
+/// `_count` reads the body's first JSON value (what follows is ignored, as OpenSearch's parser
+/// stops there); a malformed one is a `parsing_exception` "Failed to parse" at the last token
+/// read, caused by the JSON parser's own error.
+fn count_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+    let Some(b) = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
+        return Ok(None);
+    };
+    let mut values = serde_json::Deserializer::from_slice(b).into_iter::<serde::de::IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => {
+            let end = values.byte_offset();
+            body_node(Some(&b[..end]))
+        }
+        Some(Err(e)) => {
+            let cause = super::bulk::json_error(&e, b);
+            let at = crate::util::json_syntax::describe(b).map_or((1, 1), |s| s.last_token);
+            Err(crate::dsl::parsing(
+                "Failed to parse",
+                json::Pos {
+                    line: at.0,
+                    col: at.1,
+                },
+            )
+            .caused_by(cause))
+        }
+        None => Ok(None),
+    }
+}
+
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    let body = body_node(body)?;
+    let body = count_body(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), true)?;
     req.size = 0;
     req.from = 0;
     req.track_total_hits = TrackTotalHits::Exact;
     let targets = shard_targets(node, p, &[])?;
-    let result = search::execute(&req, &targets)?;
+    let result = counted(&targets, || search::execute(&req, &targets))?;
     let count = result.total.map_or(0, |t| t.0);
     Ok(Response::ok(
         &json!({"count": count, "_shards": shards_json(result.shards)}),

@@ -263,7 +263,9 @@ impl IndexService {
                     pre,
                 } => {
                     let shard = self.shard_of(&id, routing.as_deref());
-                    let values = self.parse(&id, &doc);
+                    let values = self
+                        .parse(&id, &doc)
+                        .map_err(|e| locate_object_value(e, &source));
                     match values {
                         Ok(values) => per_shard[shard as usize].push((
                             i,
@@ -348,6 +350,48 @@ impl IndexService {
         }
         Ok(())
     }
+}
+
+/// Jackson names where it met an object given to a leaf field ("Can't get text on a START_OBJECT
+/// at 1:6"): the position of that value in the request's bytes, found from the field's path.
+fn locate_object_value(mut e: Error, source: &[u8]) -> Error {
+    const NO_TEXT: &str = "Can't get text on a START_OBJECT";
+    let Some(cause) = e.caused_by.as_deref_mut().filter(|c| c.reason == NO_TEXT) else {
+        return e;
+    };
+    let Some(path) = e
+        .reason
+        .strip_prefix("failed to parse field [")
+        .and_then(|r| r.split_once("] of type ["))
+        .map(|(p, _)| p.to_string())
+    else {
+        return e;
+    };
+    let Some(root) = crate::dsl::json::parse(source) else {
+        return e;
+    };
+    let segments: Vec<&str> = path.split('.').collect();
+    let mut node = &root;
+    let mut i = 0;
+    while i < segments.len() {
+        // Object keys may hold dots themselves (`{"a.b": …}`): the longest key that matches.
+        let Some((next, j)) = (i + 1..=segments.len())
+            .rev()
+            .find_map(|j| node.get(&segments[i..j].join(".")).map(|n| (n, j)))
+        else {
+            return e;
+        };
+        node = next;
+        i = j;
+    }
+    if let crate::dsl::json::J::Arr(items) = &node.v {
+        match items.iter().find(|n| n.as_obj().is_some()) {
+            Some(obj) => node = obj,
+            None => return e,
+        }
+    }
+    cause.reason = format!("{NO_TEXT} at {}:{}", node.pos.line, node.pos.col);
+    e
 }
 
 fn source_parse_error(e: &serde_json::Error) -> Error {

@@ -5,4 +5,5 @@ pub mod mapping;
 pub mod schema;
 pub mod settings;
 pub mod shard;
+pub mod shard_stats;
 pub mod translog;

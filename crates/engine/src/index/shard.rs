@@ -4,19 +4,20 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::document_parser::FieldValue;
 use crate::index::schema::{self, Fields};
+use crate::index::shard_stats::{add_elapsed, ShardStats, Snapshot};
 use crate::index::translog::{Operation, Record, Translog};
-use parking_lot::{Mutex, RwLock};
+use parking_lot::{Condvar, Mutex, RwLock};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use tantivy::directory::{Directory, MmapDirectory, INDEX_WRITER_LOCK};
 use tantivy::index::SegmentId;
-use tantivy::indexer::{LogMergePolicy, MergeCandidate, MergePolicy};
+use tantivy::indexer::{LogMergePolicy, MergePolicy, NoMergePolicy};
 use tantivy::schema::{Schema, Value as _};
 use tantivy::{
     DateTime, Index, IndexReader, IndexWriter, ReloadPolicy, SegmentMeta, TantivyDocument, Term,
@@ -93,24 +94,65 @@ struct ShardState {
     frozen_segments: Vec<String>,
 }
 
-/// Never proposes frozen segments: written before a normed field was appended, they cannot be
-/// merged by stock tantivy (tantivy-napi.md §6.4).
-#[derive(Debug)]
-struct FreezingMergePolicy {
-    inner: LogMergePolicy,
-    frozen: Arc<RwLock<HashSet<SegmentId>>>,
+/// The shard starts its merges itself (tantivy's writer gets `NoMergePolicy`): after each commit
+/// it asks a `LogMergePolicy` about the committed segments that are neither frozen (written before
+/// a normed field was appended, stock tantivy cannot merge them: tantivy-napi.md §6.4) nor already
+/// merging. Owning the merges gives exact merge statistics and lets a force merge wait for the
+/// running ones instead of racing them for the same segments.
+#[derive(Default)]
+struct MergeState {
+    /// Segments in a background merge.
+    merging: HashSet<SegmentId>,
+    running: usize,
+    /// Force merges in progress: no background merge starts meanwhile.
+    paused: usize,
 }
 
-impl MergePolicy for FreezingMergePolicy {
-    fn compute_merge_candidates(&self, segments: &[SegmentMeta]) -> Vec<MergeCandidate> {
-        let frozen = self.frozen.read();
-        let mergeable: Vec<SegmentMeta> = segments
+/// The segments `_forcemerge` rewrites, from the committed, mergeable ones.
+fn force_merge_plan(
+    segments: &[SegmentMeta],
+    max_num_segments: Option<u32>,
+    only_expunge_deletes: bool,
+) -> Vec<SegmentId> {
+    if only_expunge_deletes {
+        // Lucene's forceMergeDeletes: segments over `index.merge.policy.expunge_deletes_allowed`
+        // (10%) deleted documents.
+        return segments
             .iter()
-            .filter(|s| !frozen.contains(&s.id()))
-            .cloned()
+            .filter(|m| m.max_doc() > 0 && m.num_deleted_docs() as f64 * 10.0 > m.max_doc() as f64)
+            .map(|m| m.id())
             .collect();
-        self.inner.compute_merge_candidates(&mergeable)
     }
+    let Some(max) = max_num_segments.filter(|&n| n > 0) else {
+        return Vec::new();
+    };
+    let max = max as usize;
+    if segments.len() <= max {
+        // Already few enough; with a target of one, a segment holding deletes is rewritten
+        // without them, as Lucene does.
+        return match segments {
+            [one] if max == 1 && one.has_deletes() => vec![one.id()],
+            _ => Vec::new(),
+        };
+    }
+    // The smallest ones merge into one, leaving `max` segments.
+    let mut by_size: Vec<&SegmentMeta> = segments.iter().collect();
+    by_size.sort_by_key(|m| m.num_docs());
+    by_size[..segments.len() - max + 1]
+        .iter()
+        .map(|m| m.id())
+        .collect()
+}
+
+/// One segment as `_segments` and `_cat/segments` show it.
+#[derive(Debug, Clone)]
+pub struct SegmentInfo {
+    pub name: String,
+    pub generation: usize,
+    pub num_docs: u32,
+    pub deleted_docs: u32,
+    pub size_in_bytes: u64,
+    pub committed: bool,
 }
 
 /// Registers the index's analyzers into a freshly opened tantivy index.
@@ -133,6 +175,15 @@ pub struct Shard {
     last_refresh_ms: AtomicI64,
     last_sync_ms: AtomicI64,
     tokenizer_setup: TokenizerSetup,
+    pub stats: ShardStats,
+    merges: Mutex<MergeState>,
+    merge_ended: Condvar,
+    force_merging: Mutex<()>,
+    /// Lucene-style generations: each segment numbered in the order this shard first saw it
+    /// (tantivy names segments by UUID and keeps no counter).
+    generations: Mutex<(FxHashMap<SegmentId, u64>, u64)>,
+    /// For the threads that wait on background merges (they outlive no shard).
+    me: Weak<Shard>,
 }
 
 fn payload_seq_no(index: &Index) -> Result<i64> {
@@ -181,8 +232,9 @@ impl Shard {
         let frozen = Arc::new(RwLock::new(frozen));
         let (translog, records) = Translog::open(&dir.join("translog"))?;
         let committed = payload_seq_no(&index)?;
-        let (writer, reader) = Self::open_writer(&index, &frozen, translog, committed)?;
-        let shard = Arc::new(Shard {
+        let (writer, reader) = Self::open_writer(&index, translog, committed)?;
+        let now = chrono::Utc::now().timestamp_millis();
+        let shard = Arc::new_cyclic(|me| Shard {
             number,
             dir: dir.to_path_buf(),
             reader: RwLock::new(reader),
@@ -195,7 +247,17 @@ impl Shard {
             last_refresh_ms: AtomicI64::new(0),
             last_sync_ms: AtomicI64::new(0),
             tokenizer_setup: setup,
+            stats: ShardStats::default(),
+            merges: Mutex::new(MergeState::default()),
+            merge_ended: Condvar::new(),
+            force_merging: Mutex::new(()),
+            generations: Mutex::new((FxHashMap::default(), 0)),
+            me: me.clone(),
         });
+        shard
+            .stats
+            .translog_modified_ms
+            .store(now, Ordering::Relaxed);
         shard.replay(
             records
                 .into_iter()
@@ -208,7 +270,6 @@ impl Shard {
 
     fn open_writer(
         index: &Index,
-        frozen: &Arc<RwLock<HashSet<SegmentId>>>,
         translog: Translog,
         max_seq_no: i64,
     ) -> Result<(Writer, (IndexReader, Fields))> {
@@ -223,10 +284,7 @@ impl Shard {
         // of the same opstamp the replay is about to reach again); tantivy refuses to overwrite
         // them, so clear them before anything is written.
         writer.garbage_collect_files().wait()?;
-        writer.set_merge_policy(Box::new(FreezingMergePolicy {
-            inner: LogMergePolicy::default(),
-            frozen: frozen.clone(),
-        }));
+        writer.set_merge_policy(Box::new(NoMergePolicy));
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -369,7 +427,18 @@ impl Shard {
             .ok_or_else(|| Error::internal("shard is closed"))?;
         let mut results = Vec::with_capacity(ops.len());
         let mut records = Vec::with_capacity(ops.len());
+        let deletes = ops
+            .iter()
+            .filter(|o| matches!(o, ShardOp::Delete { .. }))
+            .count() as u64;
+        let indexes = ops.len() as u64 - deletes;
+        let st = &self.stats;
+        st.index_current.fetch_add(indexes, Ordering::Relaxed);
+        st.delete_current.fetch_add(deletes, Ordering::Relaxed);
+        let (mut index_nanos, mut delete_nanos) = (0u64, 0u64);
+        let (mut indexed, mut deleted, mut failed) = (0u64, 0u64, 0u64);
         for op in ops {
+            let op_started = Instant::now();
             let (id, pre) = match &op {
                 ShardOp::Index { id, pre, .. } | ShardOp::Delete { id, pre } => {
                     (id.clone(), pre.clone())
@@ -386,6 +455,9 @@ impl Shard {
             ) {
                 Ok(v) => v,
                 Err(e) => {
+                    if matches!(op, ShardOp::Index { .. }) {
+                        failed += 1;
+                    }
                     results.push(Err(e.on_shard(index, uuid, self.number)));
                     continue;
                 }
@@ -445,6 +517,8 @@ impl Shard {
                         version,
                         result: if live.is_some() { "updated" } else { "created" },
                     }));
+                    indexed += 1;
+                    index_nanos += op_started.elapsed().as_nanos() as u64;
                 }
                 ShardOp::Delete { id, .. } => {
                     if live.is_some() {
@@ -479,12 +553,26 @@ impl Shard {
                             "not_found"
                         },
                     }));
+                    deleted += 1;
+                    delete_nanos += op_started.elapsed().as_nanos() as u64;
                 }
             }
             w.max_seq_no = seq_no;
         }
+        st.index_current.fetch_sub(indexes, Ordering::Relaxed);
+        st.delete_current.fetch_sub(deletes, Ordering::Relaxed);
+        st.index_total.fetch_add(indexed, Ordering::Relaxed);
+        st.index_nanos.fetch_add(index_nanos, Ordering::Relaxed);
+        st.index_failed.fetch_add(failed, Ordering::Relaxed);
+        st.delete_total.fetch_add(deleted, Ordering::Relaxed);
+        st.delete_nanos.fetch_add(delete_nanos, Ordering::Relaxed);
         if !records.is_empty() {
-            w.translog.append(&records)?;
+            let bytes = w.translog.append(&records)?;
+            st.translog_ops
+                .fetch_add(records.len() as u64, Ordering::Relaxed);
+            st.translog_bytes.fetch_add(bytes, Ordering::Relaxed);
+            st.translog_modified_ms
+                .store(chrono::Utc::now().timestamp_millis(), Ordering::Relaxed);
             self.dirty.store(true, Ordering::Release);
             self.unsynced.store(true, Ordering::Release);
         }
@@ -535,6 +623,7 @@ impl Shard {
     }
 
     fn commit_locked(&self, w: &mut Writer) -> Result<()> {
+        let started = Instant::now();
         self.dirty.store(false, Ordering::Release);
         let mut prepared = w.writer.prepare_commit()?;
         prepared.set_payload(&serde_json::json!({ "max_seq_no": w.max_seq_no }).to_string());
@@ -548,7 +637,225 @@ impl Shard {
         self.unsynced.store(false, Ordering::Release);
         let now = chrono::Utc::now().timestamp_millis();
         self.last_refresh_ms.store(now, Ordering::Relaxed);
+        let st = &self.stats;
+        st.translog_ops.store(0, Ordering::Relaxed);
+        st.translog_bytes.store(0, Ordering::Relaxed);
+        st.translog_modified_ms.store(now, Ordering::Relaxed);
+        st.refresh_total.fetch_add(1, Ordering::Relaxed);
+        add_elapsed(&st.refresh_nanos, started.elapsed());
+        self.maybe_merge_locked(w);
         Ok(())
+    }
+
+    /// `_flush`: a commit, counted as a flush (every commit is also a refresh here).
+    pub fn flush(&self) -> Result<()> {
+        let started = Instant::now();
+        self.refresh()?;
+        self.stats.flush_total.fetch_add(1, Ordering::Relaxed);
+        add_elapsed(&self.stats.flush_nanos, started.elapsed());
+        Ok(())
+    }
+
+    /// Starts the background merges the log merge policy proposes over the committed segments.
+    /// Failing to start one is not an error: the segments stay as they are until the next commit.
+    fn maybe_merge_locked(&self, w: &mut Writer) {
+        let metas = match w.index.searchable_segment_metas() {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("shard [{}]: reading segments: {e}", self.dir.display());
+                return;
+            }
+        };
+        self.number_segments(&metas);
+        let mut st = self.merges.lock();
+        if st.paused > 0 {
+            return;
+        }
+        let mergeable: Vec<SegmentMeta> = {
+            let frozen = self.frozen.read();
+            metas
+                .into_iter()
+                .filter(|m| !frozen.contains(&m.id()) && !st.merging.contains(&m.id()))
+                .collect()
+        };
+        if mergeable.len() <= 1 && mergeable.iter().all(|m| !m.has_deletes()) {
+            return;
+        }
+        for candidate in LogMergePolicy::default().compute_merge_candidates(&mergeable) {
+            let sources: Vec<&SegmentMeta> = mergeable
+                .iter()
+                .filter(|m| candidate.0.contains(&m.id()))
+                .collect();
+            let (docs, bytes) = self.merge_size(&sources);
+            let ids = candidate.0;
+            let future = w.writer.merge(&ids);
+            st.merging.extend(ids.iter().copied());
+            st.running += 1;
+            self.stats.merge_started(docs, bytes);
+            let me = self.me.clone();
+            let started = Instant::now();
+            let spawned = std::thread::Builder::new()
+                .name("quarry-merge".into())
+                .spawn(move || {
+                    let result = future.wait();
+                    if let Some(shard) = me.upgrade() {
+                        shard.background_merge_ended(&ids, docs, bytes, started, result);
+                    }
+                });
+            if let Err(e) = spawned {
+                // The merge runs on; only its accounting is lost, and the segments stay marked
+                // as merging until the shard reopens.
+                log::warn!("shard [{}]: merge watcher: {e}", self.dir.display());
+            }
+        }
+    }
+
+    /// Gives new segments the next generations and forgets the ones merged away.
+    fn number_segments(&self, metas: &[SegmentMeta]) {
+        let mut g = self.generations.lock();
+        let (names, next) = &mut *g;
+        names.retain(|id, _| metas.iter().any(|m| m.id() == *id));
+        for m in metas {
+            names.entry(m.id()).or_insert_with(|| {
+                *next += 1;
+                *next - 1
+            });
+        }
+    }
+
+    fn background_merge_ended(
+        &self,
+        ids: &[SegmentId],
+        docs: u64,
+        bytes: u64,
+        started: Instant,
+        result: tantivy::Result<Option<SegmentMeta>>,
+    ) {
+        if let Err(e) = &result {
+            log::warn!("shard [{}]: merge failed: {e}", self.dir.display());
+        }
+        self.stats
+            .merge_ended(docs, bytes, started.elapsed(), result.is_ok());
+        {
+            let mut st = self.merges.lock();
+            for id in ids {
+                st.merging.remove(id);
+            }
+            st.running -= 1;
+        }
+        self.merge_ended.notify_all();
+        if let Ok(Some(meta)) = &result {
+            self.number_segments_with(meta);
+        }
+        if result.is_ok() {
+            // Searches move to the merged segment (tantivy saved it with the last commit's
+            // payload), and what it makes possible may merge next.
+            if let Err(e) = self.reader.read().0.reload() {
+                log::warn!("shard [{}]: reload after merge: {e}", self.dir.display());
+            }
+            if let Some(w) = self.writer.lock().as_mut() {
+                self.maybe_merge_locked(w);
+            }
+        }
+    }
+
+    /// A merged segment takes the next generation as soon as it exists.
+    fn number_segments_with(&self, meta: &SegmentMeta) {
+        let mut g = self.generations.lock();
+        let (names, next) = &mut *g;
+        names.entry(meta.id()).or_insert_with(|| {
+            *next += 1;
+            *next - 1
+        });
+    }
+
+    /// Documents (deleted ones included, as Lucene counts a merge's input) and bytes on disk.
+    fn merge_size(&self, sources: &[&SegmentMeta]) -> (u64, u64) {
+        let dir = self.dir.join("index");
+        let docs = sources.iter().map(|m| m.max_doc() as u64).sum();
+        let bytes = sources
+            .iter()
+            .flat_map(|m| m.list_files())
+            .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
+            .map(|md| md.len())
+            .sum();
+        (docs, bytes)
+    }
+
+    /// `_forcemerge` on this shard: waits for running background merges (none start meanwhile),
+    /// commits so every write is in a segment, merges as asked, then commits again when `flush`.
+    /// The merged segment is saved by tantivy with the last commit's payload, so a crash at any
+    /// point leaves a commit whose `max_seq_no` matches its segments and a translog past it.
+    pub fn force_merge(
+        &self,
+        max_num_segments: Option<u32>,
+        only_expunge_deletes: bool,
+        flush: bool,
+    ) -> Result<()> {
+        let _one_at_a_time = self.force_merging.lock();
+        {
+            let mut st = self.merges.lock();
+            st.paused += 1;
+            while st.running > 0 {
+                self.merge_ended.wait(&mut st);
+            }
+        }
+        let merged = self.force_merge_paused(max_num_segments, only_expunge_deletes, flush);
+        self.merges.lock().paused -= 1;
+        merged?;
+        if let Some(w) = self.writer.lock().as_mut() {
+            self.maybe_merge_locked(w);
+        }
+        Ok(())
+    }
+
+    fn force_merge_paused(
+        &self,
+        max_num_segments: Option<u32>,
+        only_expunge_deletes: bool,
+        flush: bool,
+    ) -> Result<()> {
+        let (future, docs, bytes) = {
+            let mut guard = self.writer.lock();
+            let w = guard
+                .as_mut()
+                .ok_or_else(|| Error::internal("shard is closed"))?;
+            self.commit_locked(w)?;
+            let mergeable: Vec<SegmentMeta> = {
+                let frozen = self.frozen.read();
+                w.index
+                    .searchable_segment_metas()?
+                    .into_iter()
+                    .filter(|m| !frozen.contains(&m.id()))
+                    .collect()
+            };
+            let ids = force_merge_plan(&mergeable, max_num_segments, only_expunge_deletes);
+            if ids.is_empty() {
+                (None, 0, 0)
+            } else {
+                let sources: Vec<&SegmentMeta> =
+                    mergeable.iter().filter(|m| ids.contains(&m.id())).collect();
+                let (docs, bytes) = self.merge_size(&sources);
+                self.stats.merge_started(docs, bytes);
+                (Some(w.writer.merge(&ids)), docs, bytes)
+            }
+        };
+        if let Some(future) = future {
+            // The writer lock is released: writes and refreshes go on while the merge runs.
+            let started = Instant::now();
+            let result = future.wait();
+            self.stats
+                .merge_ended(docs, bytes, started.elapsed(), result.is_ok());
+            if let Some(meta) = result? {
+                self.number_segments_with(&meta);
+            }
+        }
+        if flush {
+            self.flush()
+        } else {
+            self.reader.read().0.reload()?;
+            Ok(())
+        }
     }
 
     /// Appends fields to the schema: commit, release the writer, rewrite `meta.json` under the
@@ -598,8 +905,7 @@ impl Shard {
                 .map_err(|e| Error::internal(e.to_string()))?;
             let index = Index::open(directory)?;
             (self.tokenizer_setup)(&index);
-            let (new_writer, reader) =
-                Self::open_writer(&index, &self.frozen, translog, max_seq_no)?;
+            let (new_writer, reader) = Self::open_writer(&index, translog, max_seq_no)?;
             *self.reader.write() = reader;
             *guard = Some(new_writer);
             Ok(())
@@ -634,6 +940,57 @@ impl Shard {
 
     pub fn segment_count(&self) -> usize {
         self.searcher().segment_readers().len()
+    }
+
+    /// The segments searches see, by generation, named as Lucene names them (`_` and the
+    /// generation in base 36).
+    pub fn segments(&self) -> Result<Vec<SegmentInfo>> {
+        let searcher = self.searcher();
+        let committed = searcher.index().searchable_segment_metas()?;
+        self.number_segments(&committed);
+        let generations = self.generations.lock().0.clone();
+        let dir = self.dir.join("index");
+        let mut out = Vec::new();
+        for reader in searcher.segment_readers() {
+            let id = reader.segment_id();
+            let meta = committed.iter().position(|m| m.id() == id);
+            let generation = generations.get(&id).copied().unwrap_or(0);
+            let size_in_bytes = meta
+                .map(|i| {
+                    committed[i]
+                        .list_files()
+                        .into_iter()
+                        .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
+                        .map(|md| md.len())
+                        .sum()
+                })
+                .unwrap_or(0);
+            out.push(SegmentInfo {
+                name: format!("_{}", base36(generation)),
+                generation: generation as usize,
+                num_docs: reader.num_docs(),
+                deleted_docs: reader.num_deleted_docs(),
+                size_in_bytes,
+                committed: meta.is_some(),
+            });
+        }
+        out.sort_by_key(|s| s.generation);
+        Ok(out)
+    }
+
+    /// Counters plus what is read from the shard now.
+    pub fn stats_snapshot(&self) -> Snapshot {
+        let version_map_bytes = self
+            .live
+            .read()
+            .iter()
+            .map(|(id, v)| (id.len() + v.source.as_ref().map_or(0, |s| s.len()) + 64) as u64)
+            .sum();
+        Snapshot {
+            segment_count: self.segment_count() as u64,
+            version_map_bytes,
+            now_ms: chrono::Utc::now().timestamp_millis(),
+        }
     }
 
     pub fn store_size(&self) -> u64 {
@@ -808,6 +1165,20 @@ fn build_doc(
     doc
 }
 
+fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ascii")
+}
+
 /// Temporary files of an atomic write interrupted by a crash: tantivy does not track them.
 /// Safe only before a writer opens the directory.
 fn remove_stale_temp_files(dir: &Path) -> Result<()> {
@@ -821,4 +1192,103 @@ fn remove_stale_temp_files(dir: &Path) -> Result<()> {
 
 pub fn new_schema() -> Schema {
     schema::base_schema()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(dir: &Path) -> Arc<Shard> {
+        let setup: TokenizerSetup = Arc::new(|_: &Index| {});
+        Shard::open(dir, 0, &new_schema(), setup, &|_, _| Ok(Vec::new())).unwrap()
+    }
+
+    fn index(shard: &Shard, id: &str) {
+        let op = ShardOp::Index {
+            id: id.into(),
+            routing: None,
+            source: Arc::new(br#"{"a":1}"#.to_vec()),
+            values: Vec::new(),
+            pre: Preconditions::default(),
+        };
+        shard
+            .apply(vec![op], "i", "u")
+            .unwrap()
+            .pop()
+            .unwrap()
+            .unwrap();
+    }
+
+    #[test]
+    fn force_merge_to_one_segment_keeps_documents_and_commit() {
+        let d = tempfile::tempdir().unwrap();
+        let shard = open(d.path());
+        for i in 0..5 {
+            index(&shard, &format!("d{i}"));
+            shard.refresh().unwrap();
+        }
+        let delete = ShardOp::Delete {
+            id: "d0".into(),
+            pre: Preconditions::default(),
+        };
+        shard.apply(vec![delete], "i", "u").unwrap();
+        index(&shard, "d5");
+        assert!(shard.segment_count() > 1);
+        shard.force_merge(Some(1), false, true).unwrap();
+        assert_eq!(shard.segment_count(), 1);
+        assert_eq!(shard.doc_count(), 5);
+        assert_eq!(shard.deleted_count(), 0);
+        let segs = shard.segments().unwrap();
+        assert_eq!(segs.len(), 1);
+        assert!(segs[0].committed && segs[0].num_docs == 5 && segs[0].size_in_bytes > 0);
+        // Generations keep counting: the merged segment comes after every one it replaced.
+        assert!(segs[0].generation >= 5, "{segs:?}");
+        assert_eq!(
+            segs[0].name,
+            format!("_{}", base36(segs[0].generation as u64))
+        );
+        let merges = shard.stats.merges();
+        assert!(merges["total"].as_u64().unwrap() >= 1);
+        assert_eq!(merges["current"], 0);
+        assert_eq!(shard.stats.flush()["total"], 1);
+        assert_eq!(shard.stats.indexing()["index_total"], 6);
+        assert_eq!(shard.stats.indexing()["delete_total"], 1);
+        shard.close().unwrap();
+        drop(shard);
+        // The merged segment was committed with the shard's payload: nothing is replayed twice.
+        let again = open(d.path());
+        assert_eq!(again.doc_count(), 5);
+        assert_eq!(again.max_seq_no(), 6);
+        assert_eq!(again.segment_count(), 1);
+    }
+
+    #[test]
+    fn expunge_merges_only_segments_with_enough_deletes() {
+        let d = tempfile::tempdir().unwrap();
+        let shard = open(d.path());
+        for i in 0..3 {
+            index(&shard, &format!("a{i}"));
+        }
+        shard.refresh().unwrap();
+        index(&shard, "b0");
+        shard.refresh().unwrap();
+        let delete = ShardOp::Delete {
+            id: "a0".into(),
+            pre: Preconditions::default(),
+        };
+        shard.apply(vec![delete], "i", "u").unwrap();
+        shard.refresh().unwrap();
+        let before = shard.segment_count();
+        shard.force_merge(None, true, true).unwrap();
+        assert_eq!(shard.deleted_count(), 0);
+        assert_eq!(shard.doc_count(), 3);
+        assert_eq!(shard.segment_count(), before);
+    }
+
+    #[test]
+    fn base36_names() {
+        assert_eq!(base36(0), "0");
+        assert_eq!(base36(35), "z");
+        assert_eq!(base36(36), "10");
+    }
 }

@@ -193,14 +193,14 @@ impl Translog {
         ))
     }
 
-    /// Appends records to the OS (not yet durable: call `sync`).
-    pub fn append(&mut self, records: &[Record]) -> Result<()> {
+    /// Appends records to the OS (not yet durable: call `sync`); returns the bytes written.
+    pub fn append(&mut self, records: &[Record]) -> Result<u64> {
         self.buf.clear();
         for r in records {
             r.encode(&mut self.buf);
         }
         self.file.write_all(&self.buf)?;
-        Ok(())
+        Ok(self.buf.len() as u64)
     }
 
     /// A handle to fsync outside the shard lock, so concurrent writers share one sync.

@@ -61,8 +61,7 @@ impl IndicesOptions {
                 "none" => {}
                 other => {
                     return Err(Error::illegal_argument(format!(
-                        "No enum constant org.opensearch.action.support.IndicesOptions.WildcardStates.{}",
-                        other.to_uppercase()
+                        "No valid expand wildcard value [{other}]"
                     )))
                 }
             }

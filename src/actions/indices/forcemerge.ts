@@ -1,0 +1,29 @@
+import { route, type ActionSpec } from '../../http/action';
+import { parseBoolParam, parseIntParam } from '../../http/common-params';
+
+const ACTION = 'indices:admin/forcemerge';
+
+// `POST [/<target>]/_forcemerge`. With `wait_for_completion=false` OpenSearch checks the
+// parameters, answers `{"task": "<node>:<id>"}` at once and merges in the background (where a
+// missing index only fails the task). Quarry does the same: the task stays registered, and
+// visible to the tasks API, until the engine is done.
+export const indicesForceMerge: ActionSpec = {
+  action: ACTION,
+  routes: [route('POST', '/_forcemerge'), route('POST', '/:index/_forcemerge')],
+  params: ['max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion', 'primary_only', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+  run: async (request, node) => {
+    const p = request.params;
+    const wait = parseBoolParam('wait_for_completion', p.wait_for_completion, true);
+    if (wait) return node.engine.execute(ACTION, p, request.body);
+    parseIntParam('max_num_segments', p.max_num_segments, -1);
+    for (const name of ['only_expunge_deletes', 'flush', 'primary_only', 'ignore_unavailable', 'allow_no_indices']) {
+      parseBoolParam(name, p[name]);
+    }
+    const task = node.tasks.register(ACTION, undefined);
+    node.engine
+      .execute(ACTION, p, request.body)
+      .catch(() => undefined)
+      .finally(() => node.tasks.unregister(task));
+    return { status: 200, body: Buffer.from(JSON.stringify({ task: `${node.engine.nodeId}:${task.id}` })) };
+  },
+};
