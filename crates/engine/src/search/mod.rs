@@ -6,6 +6,7 @@
 pub mod fetch_fields;
 pub mod request;
 pub mod sort;
+mod top_k;
 
 pub use crate::api::source_filter::SourceFilter;
 pub use request::{SearchRequest, TrackTotalHits};
@@ -15,7 +16,7 @@ use crate::index::index_service::IndexService;
 use crate::index::schema;
 use crate::query::{self, Context};
 use serde_json::{json, Value};
-use sort::{compare, FieldReader, SortField, SortValue};
+use sort::{SortField, SortSpec};
 use std::cmp::Ordering;
 use std::sync::Arc;
 use tantivy::collector::TopDocs;
@@ -34,7 +35,7 @@ struct Candidate {
     score: f32,
     /// Indexing order inside the shard, the tie-break.
     seq: i64,
-    sort: Vec<SortValue>,
+    sort: top_k::HitKeys,
     /// Index of the (index, shard) pair in the search's shard list.
     shard: usize,
     doc: DocAddress,
@@ -77,7 +78,8 @@ pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
         .with("grouped", true)
         .with("failed_shards", Value::Array(vec![failure]));
     let status = e.status();
-    if e.kind == ErrorKind::IllegalArgument {
+    // Java exceptions (NumberFormatException is an IllegalArgumentException) print twice.
+    if matches!(e.kind, ErrorKind::IllegalArgument | ErrorKind::NumberFormat) {
         out = out.caused_by(e.clone().caused_by(e));
     } else if !std::ptr::eq(e.root_cause(), &e) {
         // The guessed root cause, an OpenSearch exception inside the shard's failure.
@@ -158,7 +160,7 @@ fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering
                     o.reverse()
                 }
             }
-            _ => compare(&a.sort[i], &b.sort[i], spec),
+            _ => a.sort.cmp_level(&b.sort, i, spec),
         };
         if o != Ordering::Equal {
             return o;
@@ -208,68 +210,6 @@ fn check_search_after(req: &SearchRequest, index: &str, shard: usize) -> Result<
     Ok(())
 }
 
-/// A `search_after` value read as the type of the hit's sort value.
-fn after_value(v: &Value, like: &SortValue) -> SortValue {
-    let text = || match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    match (v, like) {
-        (Value::Null, _) => SortValue::Missing,
-        (_, SortValue::I64(_)) => match v {
-            Value::Bool(b) => SortValue::I64(*b as i64),
-            _ => text()
-                .parse::<i64>()
-                .map(SortValue::I64)
-                .or_else(|_| text().parse::<f64>().map(|f| SortValue::I64(f as i64)))
-                .unwrap_or(SortValue::Missing),
-        },
-        (_, SortValue::U64(_)) => text()
-            .parse::<u64>()
-            .map_or(SortValue::Missing, SortValue::U64),
-        (_, SortValue::F64(_)) => text()
-            .parse::<f64>()
-            .map_or(SortValue::Missing, SortValue::F64),
-        _ => SortValue::Str(text()),
-    }
-}
-
-/// Whether a hit sorts strictly after the `search_after` values.
-fn is_after(c: &Candidate, after: &[Value], req: &SearchRequest) -> bool {
-    for (i, spec) in req.sort.iter().enumerate() {
-        let o = match spec.field {
-            SortField::Score => {
-                let a = after[i].as_f64().unwrap_or(0.0) as f32;
-                let o = c.score.total_cmp(&a);
-                if spec.ascending {
-                    o
-                } else {
-                    o.reverse()
-                }
-            }
-            _ => {
-                let like = match &c.sort[i] {
-                    SortValue::Missing => req_like(&after[i]),
-                    v => v.clone(),
-                };
-                compare(&c.sort[i], &after_value(&after[i], &like), spec)
-            }
-        };
-        if o != Ordering::Equal {
-            return o == Ordering::Greater;
-        }
-    }
-    false
-}
-
-fn req_like(v: &Value) -> SortValue {
-    match v {
-        Value::Number(n) if n.is_i64() => SortValue::I64(0),
-        Value::Number(_) => SortValue::F64(0.0),
-        _ => SortValue::Str(String::new()),
-    }
-}
-
 pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
     let started = std::time::Instant::now();
     let mut timed_out = false;
@@ -279,6 +219,12 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     let mut max_score: Option<f32> = None;
     let mut terminated_early = false;
     let by_score = req.sorts_by_score_only() && req.search_after.is_none();
+    let by_score_spec = [SortSpec {
+        field: SortField::Score,
+        ascending: false,
+        missing: sort::Missing::Last,
+        mode: None,
+    }];
     let scoring =
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
     for (si, t) in targets.iter().enumerate() {
@@ -327,129 +273,55 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
                 ),
             ]));
         }
-        if req.track_total_hits != TrackTotalHits::Off {
-            total += match counted {
-                Some(n) => n,
-                None => q.count(&t.searcher)? as u64,
+        if window == 0 {
+            // Nothing to rank (and no max_score to print): the count alone, through the
+            // weights' own counting shortcuts.
+            if req.track_total_hits != TrackTotalHits::Off {
+                total += match counted {
+                    Some(n) => n,
+                    None => q.count(&t.searcher)? as u64,
+                };
+            }
+            continue;
+        }
+        let plan = top_k::Plan {
+            specs: if by_score { &by_score_spec } else { &req.sort },
+            window,
+            after: req.search_after.as_deref(),
+            boost: t.boost,
+            track_max_score: by_score || req.track_scores,
+            mapping: &meta.mapping,
+        };
+        let weight = q.weight(tantivy::query::EnableScoring::enabled_from_searcher(
+            &t.searcher,
+        ))?;
+        let top = top_k::collect(&plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
+            let e = if e.kind == ErrorKind::QueryShard {
+                e.with("index", meta.name.clone())
+                    .with("index_uuid", meta.settings.uuid())
+            } else {
+                e
             };
+            all_shards_failed(e, &meta.name, t.shard)
+        })?;
+        if req.track_total_hits != TrackTotalHits::Off {
+            // The pass saw every match: its count is exact.
+            total += counted.unwrap_or(top.count);
         }
-        if by_score {
-            if window > 0 {
-                // Ties in indexing order (the `_seq_no`), as Lucene's doc ids of a fresh index
-                // give them; tantivy's doc ids follow its indexing threads instead.
-                let collector =
-                    TopDocs::with_limit(window).tweak_score(|r: &tantivy::SegmentReader| {
-                        let seq = r
-                            .fast_fields()
-                            .i64(schema::SEQ_NO)
-                            .ok()
-                            .map(|c| c.first_or_default_col(0));
-                        move |doc: tantivy::DocId, score: f32| {
-                            (score, -seq.as_ref().map_or(0, |c| c.get_val(doc)))
-                        }
-                    });
-                let top = t.searcher.search(&q, &collector)?;
-                for ((score, seq), doc) in top {
-                    let score = score * t.boost;
-                    max_score = Some(max_score.map_or(score, |m: f32| m.max(score)));
-                    candidates.push(Candidate {
-                        score,
-                        seq: -seq,
-                        sort: Vec::new(),
-                        shard: si,
-                        doc,
-                    });
-                }
-            } else if scoring {
-                let top = t
-                    .searcher
-                    .search(&q, &TopDocs::with_limit(1).order_by_score())?;
-                if let Some((s, _)) = top.first() {
-                    let s = &(s * t.boost);
-                    max_score = Some(max_score.map_or(*s, |m: f32| m.max(*s)));
-                }
-            }
-        } else {
-            // Field sorts: every match, its sort values from the columns.
-            let n = t.searcher.num_docs().max(1) as usize;
-            let all = t
-                .searcher
-                .search(&q, &TopDocs::with_limit(n).order_by_score())?;
-            let readers: Vec<Vec<Option<FieldReader>>> = t
-                .searcher
-                .segment_readers()
-                .iter()
-                .map(|r| {
-                    req.sort
-                        .iter()
-                        .map(|s| match &s.field {
-                            SortField::Field(f) => {
-                                FieldReader::new(r, &meta.mapping, f, s).map(Some)
-                            }
-                            _ => Ok(None),
-                        })
-                        .collect::<Result<Vec<_>>>()
-                })
-                .collect::<Result<Vec<_>>>()
-                .map_err(|e| {
-                    let e = if e.kind == ErrorKind::QueryShard {
-                        e.with("index", meta.name.clone())
-                            .with("index_uuid", meta.settings.uuid())
-                    } else {
-                        e
-                    };
-                    all_shards_failed(e, &meta.name, t.shard)
-                })?;
-            let seq_readers: Vec<_> = t
-                .searcher
-                .segment_readers()
-                .iter()
-                .map(|r| {
-                    r.fast_fields()
-                        .i64(schema::SEQ_NO)
-                        .ok()
-                        .map(|c| c.first_or_default_col(0))
-                })
-                .collect();
-            for (score, doc) in all {
-                let score = score * t.boost;
-                let sort = req
-                    .sort
-                    .iter()
-                    .enumerate()
-                    .map(
-                        |(i, s)| match (&s.field, &readers[doc.segment_ord as usize][i]) {
-                            (SortField::Field(_), Some(r)) => r.value(doc.doc_id),
-                            (SortField::Doc, _) => SortValue::I64(doc.doc_id as i64),
-                            _ => SortValue::F64(score as f64),
-                        },
-                    )
-                    .collect();
-                if req.track_scores {
-                    max_score = Some(max_score.map_or(score, |m: f32| m.max(score)));
-                }
-                let seq = seq_readers[doc.segment_ord as usize]
-                    .as_ref()
-                    .map_or(0, |c| c.get_val(doc.doc_id));
-                candidates.push(Candidate {
-                    score,
-                    seq,
-                    sort,
-                    shard: si,
-                    doc,
-                });
-            }
+        if let Some(m) = top.max_score {
+            max_score = Some(max_score.map_or(m, |x: f32| x.max(m)));
         }
+        candidates.extend(top.candidates);
     }
     if let Some((e, index, shard)) = crate::query::function_score::take_failure() {
         // A function_score failed while scoring (tantivy's scorers cannot return errors).
         return Err(all_shards_failed(e, &index, shard));
     }
     let terminated_early = req.terminate_after.map(|_| terminated_early);
-    if let Some(after) = &req.search_after {
-        candidates.retain(|c| is_after(c, after, req));
+    if !by_score {
+        top_k::cut(&mut candidates, window, req.sort.len());
     }
-    candidates.sort_by(|a, b| cmp_candidates(a, b, req));
+    candidates.sort_unstable_by(|a, b| cmp_candidates(a, b, req));
     let page: Vec<&Candidate> = candidates.iter().skip(req.from).take(req.size).collect();
     let mut hits = Vec::with_capacity(page.len());
     for c in page {
@@ -577,7 +449,7 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
         let values: Vec<Value> = req
             .sort
             .iter()
-            .zip(&c.sort)
+            .zip(c.sort.values())
             .map(|(spec, v)| {
                 let ty = match &spec.field {
                     SortField::Field(f) => meta.mapping.field(f).map(|m| m.ty),

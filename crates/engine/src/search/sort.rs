@@ -1,14 +1,12 @@
-//! `sort`: by field (fast-field values, min for ascending and max for descending on arrays),
-//! `_score` and `_doc`, with `order` and `missing`.
+//! `sort`: by field (fast-field values; on arrays min for ascending and max for descending
+//! unless `mode` says otherwise), `_score` and `_doc`, with `order`, `mode` and `missing`.
 
 use crate::dsl::json::{Node, J};
 use crate::dsl::parsing;
 use crate::error::{Error, Result};
-use crate::index::mapping::{FieldType, Mapping};
+use crate::index::mapping::FieldType;
 use serde_json::Value;
 use std::cmp::Ordering;
-use tantivy::columnar::ColumnValues;
-use tantivy::{DateTime, DocId, SegmentReader};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortField {
@@ -24,11 +22,47 @@ pub enum Missing {
     Value(Value),
 }
 
+/// How a multi-valued field's values make one sort value (OpenSearch's `SortMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Min,
+    Max,
+    Sum,
+    Avg,
+    Median,
+}
+
+impl Mode {
+    fn parse(s: &str, pos: crate::dsl::json::Pos) -> Result<Mode> {
+        match s.to_ascii_lowercase().as_str() {
+            "min" => Ok(Mode::Min),
+            "max" => Ok(Mode::Max),
+            "sum" => Ok(Mode::Sum),
+            "avg" => Ok(Mode::Avg),
+            "median" => Ok(Mode::Median),
+            _ => Err(
+                crate::dsl::x_content("[field_sort] failed to parse field [mode]", pos)
+                    .caused_by(Error::illegal_argument(format!("Unknown SortMode [{s}]"))),
+            ),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct SortSpec {
     pub field: SortField,
     pub ascending: bool,
     pub missing: Missing,
+    /// `None`: min for ascending, max for descending.
+    pub mode: Option<Mode>,
+}
+
+impl SortSpec {
+    /// The mode a field's values are reduced with.
+    pub fn effective_mode(&self) -> Mode {
+        self.mode
+            .unwrap_or(if self.ascending { Mode::Min } else { Mode::Max })
+    }
 }
 
 impl SortSpec {
@@ -44,6 +78,7 @@ impl SortSpec {
             field,
             ascending,
             missing: Missing::Last,
+            mode: None,
         }
     }
 }
@@ -78,7 +113,11 @@ fn one(node: &Node, out: &mut Vec<SortSpec>) -> Result<()> {
                                         _ => Missing::Value(x.to_value()),
                                     }
                                 }
-                                "mode" | "unmapped_type" | "numeric_type" | "format" => {}
+                                "mode" => {
+                                    spec.mode =
+                                        Some(Mode::parse(&x.text().unwrap_or_default(), x.pos)?)
+                                }
+                                "unmapped_type" | "numeric_type" | "format" => {}
                                 _ => {
                                     return Err(parsing(
                                         format!("[field_sort] unknown field [{k}]"),
@@ -165,6 +204,13 @@ impl SortValue {
                                 Value::from("Infinity")
                             }
                         }
+                        // Lucene sorts these as ints.
+                        Some(FieldType::Integer | FieldType::Short | FieldType::Byte) => {
+                            Value::from(if low { i32::MIN } else { i32::MAX })
+                        }
+                        Some(FieldType::UnsignedLong) => {
+                            Value::from(if low { 0 } else { u64::MAX })
+                        }
                         _ => {
                             if low {
                                 Value::from(i64::MIN)
@@ -223,101 +269,6 @@ pub fn compare(a: &SortValue, b: &SortValue, spec: &SortSpec) -> Ordering {
         }
     }
 }
-
-/// Reads a field's sort value for documents of one segment.
-pub struct FieldReader {
-    kind: Kind,
-    ascending: bool,
-}
-
-enum Kind {
-    I64(Option<tantivy::columnar::Column<i64>>),
-    U64(Option<tantivy::columnar::Column<u64>>),
-    F64(Option<tantivy::columnar::Column<f64>>),
-    Bool(Option<tantivy::columnar::Column<bool>>),
-    Date(Option<tantivy::columnar::Column<DateTime>>),
-    Str(Option<tantivy::columnar::StrColumn>),
-}
-
-impl FieldReader {
-    pub fn new(
-        reader: &SegmentReader,
-        mapping: &Mapping,
-        field: &str,
-        spec: &SortSpec,
-    ) -> Result<FieldReader> {
-        let fm = mapping.field(field).ok_or_else(|| {
-            Error::new(
-                crate::error::ErrorKind::QueryShard,
-                format!("No mapping found for [{field}] in order to sort on"),
-            )
-        })?;
-        let ff = reader.fast_fields();
-        use FieldType::*;
-        let kind = match fm.ty {
-            Text => {
-                return Err(Error::illegal_argument(format!(
-                    "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
-                )))
-            }
-            Keyword => Kind::Str(ff.str(field).ok().flatten()),
-            Long | Integer | Short | Byte => Kind::I64(ff.column_opt(field).ok().flatten()),
-            UnsignedLong => Kind::U64(ff.column_opt(field).ok().flatten()),
-            Double | Float | HalfFloat | ScaledFloat => Kind::F64(ff.column_opt(field).ok().flatten()),
-            Boolean => Kind::Bool(ff.column_opt(field).ok().flatten()),
-            Date => Kind::Date(ff.column_opt(field).ok().flatten()),
-            Ip => Kind::Str(None),
-        };
-        Ok(FieldReader {
-            kind,
-            ascending: spec.ascending,
-        })
-    }
-
-    pub fn value(&self, doc: DocId) -> SortValue {
-        fn pick<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
-            c: &tantivy::columnar::Column<T>,
-            doc: DocId,
-            asc: bool,
-        ) -> Option<T> {
-            c.values_for_doc(doc)
-                .reduce(|a, b| if (b < a) == asc { b } else { a })
-        }
-        let asc = self.ascending;
-        match &self.kind {
-            Kind::I64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::I64),
-            Kind::U64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::U64),
-            Kind::F64(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, SortValue::F64),
-            Kind::Bool(Some(c)) => {
-                pick(c, doc, asc).map_or(SortValue::Missing, |b| SortValue::I64(b as i64))
-            }
-            Kind::Date(Some(c)) => pick(c, doc, asc).map_or(SortValue::Missing, |d| {
-                SortValue::I64(d.into_timestamp_millis())
-            }),
-            Kind::Str(Some(c)) => {
-                let ords = c.ords();
-                let ord = ords
-                    .values_for_doc(doc)
-                    .reduce(|a, b| if (b < a) == asc { b } else { a });
-                match ord {
-                    Some(o) => {
-                        let mut s = String::new();
-                        if c.ord_to_str(o, &mut s).is_ok() {
-                            SortValue::Str(s)
-                        } else {
-                            SortValue::Missing
-                        }
-                    }
-                    None => SortValue::Missing,
-                }
-            }
-            _ => SortValue::Missing,
-        }
-    }
-}
-
-#[allow(dead_code)]
-fn _unused(_: &dyn ColumnValues<u64>) {}
 
 #[cfg(test)]
 mod tests {
