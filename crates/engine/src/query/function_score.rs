@@ -771,7 +771,7 @@ fn pick(mode: MultiValueMode, d: &[f64]) -> f64 {
         MultiValueMode::Avg => d.iter().sum::<f64>() / d.len() as f64,
         MultiValueMode::Median => {
             let n = d.len();
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 (d[(n - 1) / 2] + d[(n - 1) / 2 + 1]) / 2.0
             } else {
                 d[(n - 1) / 2]
