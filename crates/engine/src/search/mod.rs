@@ -4,8 +4,10 @@
 //! of `_source` for the final page.
 
 pub mod fetch_fields;
+pub mod highlight;
 pub mod request;
 pub mod sort;
+pub mod suggest;
 mod top_k;
 
 pub use crate::api::source_filter::SourceFilter;
@@ -444,6 +446,20 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
     }
     if !fields.is_empty() {
         hit.insert("fields".into(), Value::Object(fields));
+    }
+    if let Some(h) = &req.highlight {
+        let cx = Context {
+            searcher: &t.searcher,
+            mapping: &meta.mapping,
+            index: &meta.name,
+            index_uuid: meta.settings.uuid(),
+        };
+        let highlighted = highlight::ShardHighlighter::new(h, &cx, &req.query)
+            .and_then(|hl| hl.hit(&raw_source()))
+            .map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
+        if let Some(v) = highlighted {
+            hit.insert("highlight".into(), v);
+        }
     }
     if !req.sort.is_empty() {
         let values: Vec<Value> = req

@@ -47,6 +47,11 @@ pub struct SearchRequest {
     pub timeout: Option<std::time::Duration>,
     /// A scroll's pages: no result-window limit, no `search_after`.
     pub scroll: bool,
+    pub highlight: Option<std::sync::Arc<super::highlight::Highlight>>,
+    /// Term suggestions (the body's `suggest`, or the URL's `suggest_field`).
+    pub suggest: Option<std::sync::Arc<Vec<super::suggest::TermSuggestion>>>,
+    /// Suggestions without a query: OpenSearch then searches nothing (no hits, total 0).
+    pub suggest_only: bool,
 }
 
 /// A `docvalue_fields` / `fields` entry: a field name (or pattern) and an optional format.
@@ -129,8 +134,6 @@ const DEFAULT_TRACK: u64 = 10_000;
 const NOT_YET: &[&str] = &[
     "aggs",
     "aggregations",
-    "highlight",
-    "suggest",
     "collapse",
     "rescore",
     "slice",
@@ -218,6 +221,9 @@ impl SearchRequest {
             fields: Vec::new(),
             timeout: None,
             scroll: false,
+            highlight: None,
+            suggest: None,
+            suggest_only: false,
         };
         let mut source_given = false;
         let mut stored: Option<Vec<String>> = None;
@@ -299,6 +305,10 @@ impl SearchRequest {
                     }
                     "version" => r.version = dsl::boolean("search", k, v)?,
                     "seq_no_primary_term" => r.seq_no_primary_term = dsl::boolean("search", k, v)?,
+                    "highlight" => {
+                        r.highlight = Some(std::sync::Arc::new(super::highlight::parse(v)?))
+                    }
+                    "suggest" => r.suggest = Some(std::sync::Arc::new(super::suggest::parse(v)?)),
                     "stats" | "_name" => {}
                     other if NOT_YET.contains(&other) => {
                         return Err(Error::illegal_argument(format!(
@@ -367,6 +377,12 @@ impl SearchRequest {
                 .collect();
         }
         r.include_named_queries_score = p.bool("include_named_queries_score", false)?;
+        if let Some(s) = super::suggest::from_params(p)? {
+            r.suggest = Some(std::sync::Arc::new(vec![s]));
+        }
+        r.suggest_only = r.suggest.is_some()
+            && p.str("q").is_none()
+            && body.and_then(|b| b.get("query")).is_none();
         if let Some(list) = stored {
             if list.iter().any(|f| f == "_none_") {
                 r.stored_none = true;
