@@ -31,6 +31,7 @@ export function buildApp(config: NodeConfig): App {
     nodeName: config.node.name,
     clusterName: config.cluster.name,
     autoCreateIndex: config.action.autoCreateIndex,
+    host: config.network.host,
   });
   const node: NodeContext = { config, engine, tasks: new TaskManager() };
   const app = fastify({

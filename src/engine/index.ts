@@ -30,6 +30,8 @@ export interface EngineConfig {
   nodeName: string;
   clusterName: string;
   autoCreateIndex: string;
+  /** `network.host`: an address `_only_nodes` criteria may name. */
+  host: string;
 }
 
 export interface EngineResponse {
@@ -51,6 +53,7 @@ export class Engine {
       node_name: config.nodeName,
       cluster_name: config.clusterName,
       auto_create_index: config.autoCreateIndex,
+      host: config.host,
     });
     try {
       return new Engine(native.Engine.open(Buffer.from(json)));

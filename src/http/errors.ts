@@ -121,7 +121,8 @@ export function isOpenSearchExceptionType(type: string): boolean {
  * root cause.
  */
 export function guessRootCauses(error: ErrorCause & { readonly rootCauses?: readonly ErrorCause[] | undefined }): ErrorCause[] {
-  if (error.rootCauses !== undefined && error.rootCauses.length > 0) return [...error.rootCauses];
+  // Given by the engine, even empty (a search failing with no shard failure to name).
+  if (error.rootCauses !== undefined) return [...error.rootCauses];
   let root: ErrorCause = error;
   // A parser's failure wrapped by the enclosing object parser (x_content in x_content) reports
   // the inner one, as OpenSearch does; other plain exceptions are their own root cause.

@@ -159,6 +159,7 @@ fn main() {
             node_name: "bench".into(),
             cluster_name: "bench".into(),
             auto_create_index: "true".into(),
+            host: "127.0.0.1".into(),
         })
         .expect("open node");
         if let Some(m) = &mapping {

@@ -48,6 +48,7 @@ fn main() {
         node_name: "bench".into(),
         cluster_name: "bench".into(),
         auto_create_index: "true".into(),
+        host: "127.0.0.1".into(),
     })
     .expect("open node");
     let open_ms = t_open.elapsed().as_secs_f64() * 1e3;

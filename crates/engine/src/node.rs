@@ -26,6 +26,13 @@ pub struct NodeConfig {
     /// `action.auto_create_index`: `true`, `false`, or OpenSearch's `+a*,-b*` list.
     #[serde(default = "default_auto_create")]
     pub auto_create_index: String,
+    /// `network.host`, one of the names `_only_nodes` preferences match this node by.
+    #[serde(default = "default_host")]
+    pub host: String,
+}
+
+fn default_host() -> String {
+    "127.0.0.1".into()
 }
 
 fn default_auto_create() -> String {
@@ -173,6 +180,15 @@ impl Node {
         // What the commits' indexing buffers freed goes back to the system once writes settle.
         crate::util::memory::release_after_commit(last_commit_ms, now);
         crate::api::scroll::free_expired();
+    }
+
+    /// What `_only_nodes` criteria match this node by.
+    pub fn identity(&self) -> crate::metadata::preference::NodeIdentity<'_> {
+        crate::metadata::preference::NodeIdentity {
+            id: &self.node_id,
+            name: &self.config.node_name,
+            host: &self.config.host,
+        }
     }
 
     pub fn write_pool(&self) -> &rayon::ThreadPool {

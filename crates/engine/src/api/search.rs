@@ -3,6 +3,7 @@
 use super::{Params, Response};
 use crate::dsl::json;
 use crate::error::Result;
+use crate::metadata::preference::ShardPreference;
 use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
 use crate::search::{self, SearchRequest, ShardTarget, TrackTotalHits};
@@ -16,10 +17,36 @@ pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     }
 }
 
+/// The phase a search starts with, as OpenSearch names it in a failure: `can_match` when it
+/// pre-filters shards (a query_then_fetch whose query could match nothing or whose primary sort
+/// is a field, over more shards than `pre_filter_shard_size`, which a field sort lowers to 1).
+fn first_phase(req: Option<&SearchRequest>, p: &Params, shards: usize) -> &'static str {
+    let Some(req) = req else { return "query" };
+    let field_sort = req
+        .sort
+        .first()
+        .is_some_and(|s| !matches!(s.field, crate::search::sort::SortField::Score));
+    let may_match_none = !matches!(req.query, crate::dsl::Query::MatchAll { .. });
+    let threshold = match p.int("pre_filter_shard_size").ok().flatten() {
+        Some(n) => n.max(0) as usize,
+        None if field_sort => 1,
+        None => 128,
+    };
+    let dfs = p.str("search_type") == Some("dfs_query_then_fetch");
+    if !dfs && (may_match_none || field_sort) && threshold < shards {
+        "can_match"
+    } else {
+        "query"
+    }
+}
+
+/// The shards a read goes to: every target index's, narrowed by `routing` and `preference`;
+/// `req` (absent for `_count`) decides the phase a refusal names.
 pub(crate) fn shard_targets(
     node: &Node,
     p: &Params,
     boosts: &[(String, f32)],
+    req: Option<&SearchRequest>,
 ) -> Result<Vec<ShardTarget>> {
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
@@ -41,6 +68,8 @@ pub(crate) fn shard_targets(
             return Err(crate::error::Error::index_not_found(expr));
         }
     }
+    let preference = ShardPreference::parse(p.str("preference"), p.str("routing"))?;
+    let identity = node.identity();
     let mut out = Vec::new();
     for svc in services {
         let name = svc.meta().name.clone();
@@ -48,14 +77,22 @@ pub(crate) fn shard_targets(
             .iter()
             .find(|(n, _)| *n == name)
             .map_or(1.0, |(_, b)| *b);
-        for (n, shard) in svc.shards().iter().enumerate() {
+        let shards = svc.shards();
+        for n in preference.shards(&name, shards.len() as u32, &identity)? {
             out.push(ShardTarget {
                 service: svc.clone(),
-                shard: n,
-                searcher: shard.searcher(),
+                shard: n as usize,
+                searcher: shards[n as usize].searcher(),
                 boost,
             });
         }
+    }
+    if !out.is_empty() && preference.no_copy_allowed() {
+        return Err(ShardPreference::all_shards_failed(first_phase(
+            req,
+            p,
+            out.len(),
+        )));
     }
     Ok(out)
 }
@@ -94,10 +131,58 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         None => None,
     };
     req.scroll = keep_alive.is_some();
-    let targets = shard_targets(node, p, &req.indices_boost)?;
-    let result = counted(&targets, || search::execute(&req, &targets))?;
+    let targets = shard_targets(node, p, &req.indices_boost, Some(&req))?;
+    let result = if req.suggest_only {
+        search::SearchResult {
+            terminated_early: None,
+            total: Some((0, "eq")),
+            max_score: None,
+            hits: Vec::new(),
+            shards: targets.len(),
+            timed_out: false,
+        }
+    } else {
+        counted(&targets, || search::execute(&req, &targets))?
+    };
+    let suggest = match &req.suggest {
+        Some(list) => Some(suggestions(list, &targets, p.bool("typed_keys", false)?)?),
+        None => None,
+    };
     let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, k));
-    Ok(render(&req, result, start, scroll_id.as_deref()))
+    Ok(render_with(
+        &req,
+        result,
+        start,
+        scroll_id.as_deref(),
+        suggest,
+    ))
+}
+
+/// Every term suggestion run on every shard and merged.
+fn suggestions(
+    list: &[search::suggest::TermSuggestion],
+    targets: &[ShardTarget],
+    typed_keys: bool,
+) -> Result<Value> {
+    let mut results = Vec::new();
+    for s in list {
+        let mut per_shard = Vec::new();
+        for t in targets {
+            let meta = t.service.meta();
+            let cx = crate::query::Context {
+                searcher: &t.searcher,
+                mapping: &meta.mapping,
+                index: &meta.name,
+                index_uuid: meta.settings.uuid(),
+            };
+            per_shard.push(
+                search::suggest::shard(s, &cx)
+                    .map_err(|e| search::all_shards_failed(e, &meta.name, t.shard))?,
+            );
+        }
+        results.push((s, search::suggest::merge(s, per_shard)));
+    }
+    Ok(search::suggest::render(results, typed_keys))
 }
 
 /// A search response as OpenSearch prints it (`_scroll_id` first when a scroll is open).
@@ -106,6 +191,17 @@ pub(crate) fn render(
     result: search::SearchResult,
     start: Instant,
     scroll_id: Option<&str>,
+) -> Response {
+    render_with(req, result, start, scroll_id, None)
+}
+
+/// `render` with the `suggest` section after the hits.
+fn render_with(
+    req: &SearchRequest,
+    result: search::SearchResult,
+    start: Instant,
+    scroll_id: Option<&str>,
+    suggest: Option<Value>,
 ) -> Response {
     let mut hits = Map::new();
     if let Some((value, relation)) = result.total {
@@ -134,6 +230,9 @@ pub(crate) fn render(
     }
     out.insert("_shards".into(), shards_json(result.shards));
     out.insert("hits".into(), Value::Object(hits));
+    if let Some(s) = suggest {
+        out.insert("suggest".into(), s);
+    }
     Response::ok(&Value::Object(out))
 }
 
@@ -172,7 +271,7 @@ pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     req.size = 0;
     req.from = 0;
     req.track_total_hits = TrackTotalHits::Exact;
-    let targets = shard_targets(node, p, &[])?;
+    let targets = shard_targets(node, p, &[], None)?;
     let result = counted(&targets, || search::execute(&req, &targets))?;
     let count = result.total.map_or(0, |t| t.0);
     Ok(Response::ok(

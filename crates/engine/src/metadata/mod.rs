@@ -1,3 +1,4 @@
 pub mod auto_create;
 pub mod index_name;
+pub mod preference;
 pub mod target;
