@@ -2,7 +2,7 @@
 
 use super::json::{Node, J};
 use super::match_query::ZeroTerms;
-use super::{float, int, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use super::{float, single_field, string, unsupported, Query, DEFAULT_BOOST};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -14,6 +14,8 @@ pub struct MatchPhraseQuery {
     pub analyzer: Option<String>,
     pub zero_terms_query: ZeroTerms,
     pub boost: f32,
+    /// `match_phrase_prefix`: the last term is a prefix expanded to this many terms at most.
+    pub max_expansions: Option<u32>,
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -25,6 +27,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         analyzer: None,
         zero_terms_query: ZeroTerms::None,
         boost: DEFAULT_BOOST,
+        max_expansions: None,
     };
     for (k, _, x) in extra {
         if k == "boost" {
@@ -37,7 +40,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                 match k.as_str() {
                     "query" => q.query = x.to_value(),
                     "slop" => {
-                        let s = int("match_phrase", k, x)?;
+                        let s = super::match_phrase_prefix::int(x)?;
                         if s < 0 {
                             return Err(Error::illegal_argument("No negative slop allowed."));
                         }

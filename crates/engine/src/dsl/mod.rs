@@ -14,6 +14,7 @@ pub mod lucene_syntax;
 pub mod match_all;
 pub mod match_none;
 pub mod match_phrase;
+pub mod match_phrase_prefix;
 pub mod match_query;
 pub mod minimum_should_match;
 pub mod multi_match;
@@ -136,6 +137,7 @@ pub fn parse_query(node: &Node) -> Result<Query> {
         "match" => match_query::parse,
         "match_bool_prefix" => match_query::parse_bool_prefix,
         "match_phrase" => match_phrase::parse,
+        "match_phrase_prefix" => match_phrase_prefix::parse,
         "multi_match" => multi_match::parse,
         "constant_score" => constant_score::parse,
         "dis_max" => dis_max::parse,

@@ -58,6 +58,8 @@ pub struct MultiMatchQuery {
     pub analyzer: Option<String>,
     pub zero_terms_query: ZeroTerms,
     pub slop: u32,
+    /// `phrase_prefix`: expansions of the last term at most.
+    pub max_expansions: u32,
     pub lenient: bool,
     pub boost: f32,
 }
@@ -88,6 +90,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         analyzer: None,
         zero_terms_query: ZeroTerms::None,
         slop: 0,
+        max_expansions: super::match_phrase_prefix::DEFAULT_MAX_EXPANSIONS,
         lenient: false,
         boost: DEFAULT_BOOST,
     };
@@ -108,12 +111,6 @@ pub fn parse(body: &Node) -> Result<Query> {
             "type" => {
                 let t = string("multi_match", k, x)?;
                 q.ty = parse_type(&t, x.pos)?;
-                if q.ty == MultiMatchType::CrossFields {
-                    return Err(parsing(
-                        format!("[multi_match] query type [{t}] is not supported yet"),
-                        x.pos,
-                    ));
-                }
             }
             "operator" => q.operator = Operator::parse(&string("multi_match", k, x)?)?,
             "minimum_should_match" => q.minimum_should_match = x.text().map(MinimumShouldMatch),
@@ -125,9 +122,17 @@ pub fn parse(body: &Node) -> Result<Query> {
             "slop" => q.slop = super::int("multi_match", k, x)?.max(0) as u32,
             "lenient" => q.lenient = boolean("multi_match", k, x)?,
             "boost" => q.boost = float("multi_match", k, x)?,
+            "max_expansions" => {
+                let n = super::int("multi_match", k, x)?;
+                if n < 0 {
+                    return Err(Error::illegal_argument(
+                        "No negative maxExpansions allowed.",
+                    ));
+                }
+                q.max_expansions = n.min(u32::MAX as i64) as u32;
+            }
             "fuzziness"
             | "prefix_length"
-            | "max_expansions"
             | "fuzzy_transpositions"
             | "fuzzy_rewrite"
             | "cutoff_frequency" => {

@@ -5,10 +5,12 @@
 //! `AllQuery`, which tantivy's boolean weight drops).
 
 mod boosting;
+pub mod combine;
 pub mod date_math;
 pub mod function_score;
 pub mod lucene_term;
 mod multi_term;
+pub mod phrase;
 mod query_string;
 pub mod terms_set;
 mod text;
@@ -21,8 +23,8 @@ use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::index::schema::ID;
 use lucene_term::LuceneTermQuery;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery,
-    ExistsQuery, Occur, Query, RegexQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query,
+    RegexQuery, TermSetQuery,
 };
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
@@ -151,12 +153,10 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
                 .iter()
                 .map(|q| build(q, cx))
                 .collect::<Result<Vec<_>>>()?;
-            // Boost wrapper even at 1.0 keeps the dis_max off tantivy 0.26's Block-WAND path,
-            // which sums instead of taking the max (tantivy-napi.md §7.4 #16).
-            Box::new(BoostQuery::new(
-                Box::new(DisjunctionMaxQuery::with_tie_breaker(qs, *tie_breaker)),
+            boosted(
+                Box::new(combine::DisMaxQuery::new(qs, *tie_breaker)),
                 *boost,
-            ))
+            )
         }
     })
 }

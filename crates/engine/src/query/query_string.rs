@@ -4,6 +4,7 @@
 //! A1.4, A2): `match` logic per field joined by `dis_max`, one analysed run flattened into the
 //! enclosing clause list, syntax errors as `query_shard_exception`.
 
+use super::combine::DisMaxQuery;
 use super::lucene_term::LuceneTermQuery;
 use super::multi_term::{self, FuzzyParams};
 use super::{all, boosted, none, values, Context, Q};
@@ -16,7 +17,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::mapping::FieldType;
 use crate::metadata::target::glob_match;
 use serde_json::Value;
-use tantivy::query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, Occur, PhraseQuery};
+use tantivy::query::{BooleanQuery, Occur};
 use tantivy::Term;
 
 /// Everything a leaf needs besides its text.
@@ -31,6 +32,9 @@ struct Opts<'a> {
     quote_analyzer: Option<&'a str>,
     ty: MultiMatchType,
     tie: f32,
+    /// Quoted phrases over several fields (simple_query_string builds them as a `phrase`
+    /// multi_match, whose tie is 0).
+    phrase_tie: f32,
     phrase_slop: u32,
     fuzziness: Fuzziness,
     fuzzy: (usize, usize, bool),
@@ -82,6 +86,16 @@ impl Opts<'_> {
         &self,
         cx: &Context,
         field: &Option<String>,
+        f: impl FnMut(&str) -> Result<Option<Q>>,
+    ) -> Result<Option<Q>> {
+        self.per_field_tie(cx, field, self.tie, f)
+    }
+
+    fn per_field_tie(
+        &self,
+        cx: &Context,
+        field: &Option<String>,
+        tie: f32,
         mut f: impl FnMut(&str) -> Result<Option<Q>>,
     ) -> Result<Option<Q>> {
         let fields = match field {
@@ -109,10 +123,7 @@ impl Opts<'_> {
         Ok(match qs.len() {
             0 => None,
             1 => qs.pop(),
-            _ => Some(Box::new(BoostQuery::new(
-                Box::new(DisjunctionMaxQuery::with_tie_breaker(qs, self.tie)),
-                1.0,
-            ))),
+            _ => Some(Box::new(DisMaxQuery::new(qs, tie))),
         })
     }
 
@@ -157,15 +168,7 @@ impl Opts<'_> {
                     0 => None,
                     1 => leaves.pop().map(|(_, q)| q),
                     _ => match phrase {
-                        Some(slop) => {
-                            let base = toks[0].0;
-                            Some(Box::new(PhraseQuery::new_with_offset_and_slop(
-                                toks.into_iter()
-                                    .map(|(p, t)| (p - base, Term::from_field_text(f, &t)))
-                                    .collect(),
-                                slop,
-                            )))
-                        }
+                        Some(slop) => super::text::phrase_of(f, &toks, slop),
                         None => Some(Box::new(BooleanQuery::new(
                             leaves.into_iter().map(|(_, q)| (self.occur(), q)).collect(),
                         ))),
@@ -261,7 +264,9 @@ impl Opts<'_> {
             }
             Leaf::Phrase { text, slop } => {
                 let slop = slop.unwrap_or(self.phrase_slop);
-                self.per_field(cx, field, |name| self.text_on(cx, name, text, Some(slop)))
+                self.per_field_tie(cx, field, self.phrase_tie, |name| {
+                    self.text_on(cx, name, text, Some(slop))
+                })
             }
             Leaf::Fuzzy { text, edits } => {
                 let n = text.chars().count();
@@ -519,6 +524,7 @@ pub fn query_string(cx: &Context, q: &QueryStringQuery) -> Result<Q> {
         quote_analyzer: q.quote_analyzer.as_deref(),
         ty: q.ty,
         tie: q.tie_breaker.unwrap_or(q.ty.default_tie()),
+        phrase_tie: q.tie_breaker.unwrap_or(q.ty.default_tie()),
         phrase_slop: q.phrase_slop,
         fuzziness: q.fuzziness,
         fuzzy: (
@@ -587,6 +593,7 @@ pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q
         quote_analyzer: None,
         ty: MultiMatchType::MostFields,
         tie: 1.0,
+        phrase_tie: 0.0,
         phrase_slop: 0,
         fuzziness: Fuzziness::AUTO,
         fuzzy: (

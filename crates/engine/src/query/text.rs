@@ -1,7 +1,9 @@
 //! Full-text queries: `match`, `match_phrase`, `multi_match`, analysed with the field's search
 //! analyzer (or the query's `analyzer`) through the index's tokenizer manager.
 
+use super::combine::{DisMaxQuery, SumQuery};
 use super::lucene_term::LuceneTermQuery;
+use super::phrase::LucenePhraseQuery;
 use super::{all, boosted, none, Context, Q};
 use crate::analysis::tokenizer_name;
 use crate::dsl::{
@@ -11,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::index::mapping::FieldType;
 use crate::metadata::target::glob_match;
 use serde_json::Value;
-use tantivy::query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, Occur, PhraseQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur};
 use tantivy::schema::Field;
 use tantivy::Term;
 
@@ -207,57 +209,157 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
     Ok(boosted(q, m.boost))
 }
 
-fn phrase_field(
-    cx: &Context,
-    field: &str,
-    query: &Value,
-    analyzer: Option<&str>,
+/// How a phrase is built on each field: `match_phrase(_prefix)` and `multi_match` phrases.
+struct PhraseParams<'a> {
+    query: &'a Value,
+    analyzer: Option<&'a str>,
     slop: u32,
     zero_terms: ZeroTerms,
-) -> Result<Q> {
+    /// Phrase prefix: the last position's expansions at most.
+    max_expansions: Option<u32>,
+    lenient: bool,
+}
+
+fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
     let Some((f, fm)) = cx.field(field) else {
         return Ok(none());
     };
     if fm.ty != FieldType::Text {
-        let p = TextParams {
+        if p.max_expansions.is_some() {
+            if p.lenient {
+                return Ok(none());
+            }
+            let reason = format!(
+                "Can only use phrase prefix queries on text fields - not on [{field}] which is of type [{}]",
+                fm.ty.name()
+            );
+            return Err(cx
+                .shard_error(format!("failed to create query: {reason}"))
+                .caused_by(Error::illegal_argument(reason)));
+        }
+        let tp = TextParams {
             field,
-            query,
-            analyzer,
+            query: p.query,
+            analyzer: p.analyzer,
             operator: Operator::Or,
             msm: None,
-            zero_terms,
-            lenient: false,
+            zero_terms: p.zero_terms,
+            lenient: p.lenient,
             fuzzy: None,
         };
-        return match_field(cx, &p);
+        return match_field(cx, &tp);
     }
-    let text = super::values::text_of(query);
-    let analyzer = analyzer.unwrap_or(&fm.search_quote_analyzer);
+    let text = super::values::text_of(p.query);
+    let analyzer = p.analyzer.unwrap_or(&fm.search_quote_analyzer);
     let tokens = analyze(cx, analyzer, &text)?;
-    Ok(match tokens.len() {
-        0 => zero(zero_terms),
-        1 => Box::new(LuceneTermQuery::new(Term::from_field_text(f, &tokens[0].1))),
-        _ => {
-            let base = tokens[0].0;
-            Box::new(PhraseQuery::new_with_offset_and_slop(
-                tokens
-                    .into_iter()
-                    .map(|(pos, t)| (pos - base, Term::from_field_text(f, &t)))
-                    .collect(),
-                slop,
-            ))
+    let q = match p.max_expansions {
+        None => phrase_of(f, &tokens, p.slop),
+        Some(max) => phrase_prefix_of(cx, f, &tokens, p.slop, max)?,
+    };
+    Ok(q.unwrap_or_else(|| zero(p.zero_terms)))
+}
+
+/// OpenSearch's MultiPhrasePrefixQuery: the terms of the last position replaced by the index
+/// terms they prefix, collected segment by segment in term order until there are
+/// `max_expansions` (at least one); a single position becomes the disjunction of its expansions.
+fn phrase_prefix_of(
+    cx: &Context,
+    f: Field,
+    tokens: &[(usize, String)],
+    slop: u32,
+    max_expansions: u32,
+) -> Result<Option<Q>> {
+    let Some(mut slots) = slots_of(f, tokens) else {
+        return Ok(None);
+    };
+    let (last_pos, prefixes) = slots.pop().expect("a slot");
+    let max = max_expansions as usize;
+    let mut expanded: Vec<Term> = Vec::new();
+    'prefixes: for prefix in &prefixes {
+        let Some(prefix) = prefix.value().as_str().map(str::to_string) else {
+            continue;
+        };
+        for reader in cx.searcher.segment_readers() {
+            let inv = reader.inverted_index(f)?;
+            let mut stream = inv.terms().range().ge(prefix.as_bytes()).into_stream()?;
+            while stream.advance() {
+                let key = stream.key();
+                if !key.starts_with(prefix.as_bytes()) {
+                    break;
+                }
+                let Ok(text) = std::str::from_utf8(key) else {
+                    continue;
+                };
+                let t = Term::from_field_text(f, text);
+                if !expanded.contains(&t) {
+                    expanded.push(t);
+                }
+                if expanded.len() >= max {
+                    break 'prefixes;
+                }
+            }
         }
-    })
+    }
+    if expanded.is_empty() {
+        return Ok(Some(none()));
+    }
+    if slots.is_empty() {
+        let clauses = expanded
+            .into_iter()
+            .map(|t| Box::new(LuceneTermQuery::new(t)) as Q)
+            .collect();
+        return Ok(Some(Box::new(SumQuery::new(clauses))));
+    }
+    slots.push((last_pos, expanded));
+    Ok(Some(Box::new(LucenePhraseQuery::new(f, slots, slop))))
+}
+
+/// Tokens grouped by position (stacked tokens share one), positions from the first.
+fn slots_of(f: Field, tokens: &[(usize, String)]) -> Option<Vec<(u32, Vec<Term>)>> {
+    let base = tokens.first()?.0;
+    let mut slots: Vec<(u32, Vec<Term>)> = Vec::new();
+    for (pos, t) in tokens {
+        let pos = (pos - base) as u32;
+        let term = Term::from_field_text(f, t);
+        match slots.last_mut() {
+            Some((p, terms)) if *p == pos => terms.push(term),
+            _ => slots.push((pos, vec![term])),
+        }
+    }
+    Some(slots)
+}
+
+/// Analysed tokens as OpenSearch's phrase: nothing without tokens; the term when there is one
+/// position (stacked tokens there: their disjunction); else a Lucene phrase, tokens stacked on
+/// one position becoming that position's alternatives.
+pub(super) fn phrase_of(f: Field, tokens: &[(usize, String)], slop: u32) -> Option<Q> {
+    let mut slots = slots_of(f, tokens)?;
+    if slots.len() == 1 {
+        let (_, mut terms) = slots.pop()?;
+        if terms.len() == 1 {
+            return Some(Box::new(LuceneTermQuery::new(terms.pop()?)));
+        }
+        let clauses = terms
+            .into_iter()
+            .map(|t| (Occur::Should, Box::new(LuceneTermQuery::new(t)) as Q))
+            .collect();
+        return Some(Box::new(BooleanQuery::new(clauses)));
+    }
+    Some(Box::new(LucenePhraseQuery::new(f, slots, slop)))
 }
 
 pub fn match_phrase(cx: &Context, p: &MatchPhraseQuery) -> Result<Q> {
     let q = phrase_field(
         cx,
         &p.field,
-        &p.query,
-        p.analyzer.as_deref(),
-        p.slop,
-        p.zero_terms_query,
+        &PhraseParams {
+            query: &p.query,
+            analyzer: p.analyzer.as_deref(),
+            slop: p.slop,
+            zero_terms: p.zero_terms_query,
+            max_expansions: p.max_expansions,
+            lenient: false,
+        },
     )?;
     Ok(boosted(q, p.boost))
 }
@@ -292,15 +394,26 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let lenient = m.lenient || m.fields.is_empty() || m.fields.iter().any(|(f, _)| f.contains('*'));
     let fields = expand_fields(cx, &m.fields);
     let mut queries: Vec<Q> = Vec::new();
-    for (field, boost) in &fields {
+    if m.ty == MultiMatchType::CrossFields {
+        queries = cross_fields(cx, m, &fields, lenient)?;
+    }
+    for (field, boost) in fields
+        .iter()
+        .filter(|_| m.ty != MultiMatchType::CrossFields)
+    {
         let q = match m.ty {
-            MultiMatchType::Phrase => phrase_field(
+            MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => phrase_field(
                 cx,
                 field,
-                &m.query,
-                m.analyzer.as_deref(),
-                m.slop,
-                m.zero_terms_query,
+                &PhraseParams {
+                    query: &m.query,
+                    analyzer: m.analyzer.as_deref(),
+                    slop: m.slop,
+                    zero_terms: m.zero_terms_query,
+                    max_expansions: (m.ty == MultiMatchType::PhrasePrefix)
+                        .then_some(m.max_expansions),
+                    lenient,
+                },
             )?,
             _ => match_field(
                 cx,
@@ -321,11 +434,230 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let q: Q = match queries.len() {
         0 => zero(m.zero_terms_query),
         1 => queries.pop().expect("one query"),
-        _ => Box::new(DisjunctionMaxQuery::with_tie_breaker(
+        _ => Box::new(DisMaxQuery::new(
             queries,
             m.tie_breaker.unwrap_or(m.ty.default_tie()),
         )),
     };
     // Always wrapped: keeps dis_max off tantivy 0.26's summing Block-WAND path (§7.4 #16).
     Ok(Box::new(BoostQuery::new(q, m.boost)))
+}
+
+/// One field of a cross_fields analyzer group.
+struct Member<'a> {
+    name: &'a str,
+    boost: f32,
+    f: Field,
+    fm: &'a crate::index::mapping::FieldMapping,
+}
+
+/// `cross_fields` (OpenSearch's MultiMatchQuery): fields grouped by the analyzer their query
+/// text goes through (the query's `analyzer` puts them all in one group; fields without an
+/// analyzer, keyword and the rest, share the keyword analyzer unless normalized). A group of one
+/// field is its `match`, boosted; a larger group analyses the text once and blends each term
+/// across its fields; the groups are joined by `dis_max(tie_breaker)` by the caller.
+fn cross_fields(
+    cx: &Context,
+    m: &MultiMatchQuery,
+    fields: &[(String, f32)],
+    lenient: bool,
+) -> Result<Vec<Q>> {
+    let mut groups: Vec<(String, Vec<Member>)> = Vec::new();
+    for (name, boost) in fields {
+        let Some((f, fm)) = cx.field(name) else {
+            continue;
+        };
+        let key = match (&m.analyzer, fm.ty, &fm.normalizer) {
+            (Some(a), _, _) => format!("analyzer {a}"),
+            (None, FieldType::Text, _) => format!("analyzer {}", fm.search_analyzer),
+            (None, FieldType::Keyword, Some(n)) => format!("normalizer {n}"),
+            _ => "keyword".to_string(),
+        };
+        let member = Member {
+            name,
+            boost: *boost,
+            f,
+            fm,
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, g)) => g.push(member),
+            None => groups.push((key, vec![member])),
+        }
+    }
+    let tie = m.tie_breaker.unwrap_or(m.ty.default_tie());
+    let mut out = Vec::new();
+    for (_, members) in &groups {
+        if let [one] = members.as_slice() {
+            let q = match_field(
+                cx,
+                &TextParams {
+                    field: one.name,
+                    query: &m.query,
+                    analyzer: m.analyzer.as_deref(),
+                    operator: m.operator,
+                    msm: m.minimum_should_match.as_ref(),
+                    zero_terms: m.zero_terms_query,
+                    lenient,
+                    fuzzy: None,
+                },
+            )?;
+            out.push(boosted(q, one.boost));
+            continue;
+        }
+        let text = super::values::text_of(&m.query);
+        let first = &members[0];
+        // Text groups analyse with their analyzer; the keyword group keeps the text whole.
+        let tokens: Vec<(usize, String)> = match (&m.analyzer, first.fm.ty) {
+            (Some(a), _) => analyze(cx, a, &text)?,
+            (None, FieldType::Text) => analyze(cx, &first.fm.search_analyzer, &text)?,
+            _ => vec![(0, text.clone())],
+        };
+        if tokens.is_empty() {
+            out.push(zero(m.zero_terms_query));
+            continue;
+        }
+        let mut positions: Vec<Vec<String>> = Vec::new();
+        let mut last = None;
+        for (pos, t) in tokens {
+            if last == Some(pos) {
+                positions.last_mut().expect("a position").push(t);
+            } else {
+                positions.push(vec![t]);
+                last = Some(pos);
+            }
+        }
+        let mut clauses = Vec::with_capacity(positions.len());
+        for values in &positions {
+            clauses.push(blend_terms(cx, values, members, tie, lenient)?);
+        }
+        if clauses.len() == 1 {
+            out.push(clauses.pop().expect("one clause"));
+            continue;
+        }
+        let n = clauses.len();
+        out.push(match m.operator {
+            Operator::And => Box::new(BooleanQuery::new(
+                clauses.into_iter().map(|q| (Occur::Must, q)).collect(),
+            )),
+            Operator::Or => {
+                let msm = m
+                    .minimum_should_match
+                    .as_ref()
+                    .map(|x| x.resolve(n))
+                    .transpose()?
+                    .unwrap_or(0);
+                if msm > n {
+                    none()
+                } else {
+                    Box::new(SumQuery::with_minimum(clauses, msm.max(1)))
+                }
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// OpenSearch's `blendTerms`: every value on every field of the group. Term queries (text,
+/// keyword, boolean) become one blended dis_max; other field types' queries sit beside it in a
+/// `dis_max` with tie 1.
+fn blend_terms(
+    cx: &Context,
+    values: &[String],
+    members: &[Member],
+    tie: f32,
+    lenient: bool,
+) -> Result<Q> {
+    let mut terms: Vec<(Term, f32)> = Vec::new();
+    let mut others: Vec<Q> = Vec::new();
+    for mb in members {
+        for v in values {
+            match mb.fm.ty {
+                FieldType::Text => terms.push((Term::from_field_text(mb.f, v), mb.boost)),
+                FieldType::Keyword => {
+                    let t = crate::analysis::keyword_query_text(cx.searcher.index(), mb.fm, v);
+                    terms.push((Term::from_field_text(mb.f, &t), mb.boost));
+                }
+                FieldType::Boolean => match super::values::boolean(cx, &Value::from(v.as_str())) {
+                    Ok(b) => terms.push((Term::from_field_bool(mb.f, b), mb.boost)),
+                    Err(_) if lenient => others.push(none()),
+                    Err(e) => return Err(e),
+                },
+                _ => match super::values::exact(cx, mb.f, mb.fm, &Value::from(v.as_str())) {
+                    Ok(Some(q)) => others.push(boosted(
+                        Box::new(tantivy::query::ConstScoreQuery::new(q, 1.0)),
+                        mb.boost,
+                    )),
+                    Ok(None) => others.push(none()),
+                    Err(_) if lenient => others.push(none()),
+                    Err(e) => return Err(e),
+                },
+            }
+        }
+    }
+    if !terms.is_empty() {
+        others.push(blended_dis_max(cx, terms, tie)?);
+    }
+    Ok(match others.len() {
+        1 => others.pop().expect("one query"),
+        _ => Box::new(DisMaxQuery::new(others, 1.0)),
+    })
+}
+
+/// OpenSearch's `BlendedTermQuery.dismaxBlendedQuery`: each field's term scored with a blended
+/// doc freq (the largest, capped by the documents and the smallest token count of the fields
+/// having the term, plus one per step down in the fields' own doc freqs, at most the field's
+/// doc count), then `dis_max(tie)`.
+fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q> {
+    let searcher = cx.searcher;
+    let mut dfs = Vec::with_capacity(terms.len());
+    let mut doc_counts = Vec::with_capacity(terms.len());
+    let mut min_sum_ttf = u64::MAX;
+    for (t, _) in &terms {
+        let df = searcher.doc_freq(t)?;
+        let fs = super::lucene_term::field_stats(searcher, t.field())?;
+        if df > 0 {
+            min_sum_ttf = min_sum_ttf.min(fs.sum_ttf);
+        }
+        dfs.push(df);
+        doc_counts.push(fs.doc_count);
+    }
+    let mut max_doc: u64 = searcher
+        .segment_readers()
+        .iter()
+        .map(|r| r.max_doc() as u64)
+        .sum();
+    max_doc = max_doc.min(min_sum_ttf);
+    let mut blended = dfs.clone();
+    let max = dfs.iter().copied().max().unwrap_or(0);
+    if terms.len() > 1 && max > 0 {
+        let mut order: Vec<usize> = (0..dfs.len()).collect();
+        order.sort_by(|&a, &b| dfs[b].cmp(&dfs[a]));
+        let mut prev = dfs[order[0]];
+        let mut actual = max_doc.min(max);
+        for &i in &order {
+            if dfs[i] == 0 {
+                break;
+            }
+            if prev > dfs[i] {
+                actual += 1;
+            }
+            // OpenSearch never lets a field's blended doc freq pass its own doc count (seen on
+            // the oracle: a sparse field's idf stays that of a term in all of its docs).
+            blended[i] = max_doc.min(actual).min(doc_counts[i]);
+            prev = dfs[i];
+        }
+    }
+    let mut leaves: Vec<Q> = terms
+        .into_iter()
+        .zip(blended)
+        .map(|((t, boost), df)| {
+            let leaf = LuceneTermQuery::new(t).with_boost(boost);
+            Box::new(if df > 0 { leaf.with_doc_freq(df) } else { leaf }) as Q
+        })
+        .collect();
+    Ok(if leaves.len() == 1 {
+        leaves.pop().expect("one leaf")
+    } else {
+        Box::new(DisMaxQuery::new(leaves, tie))
+    })
 }

@@ -1,0 +1,231 @@
+//! Lucene's arithmetic for combining clause scores, as tantivy `ScoreCombiner`s under its
+//! `BooleanWeight` (tantivy-napi.md §7.2, §7.5): `DisjunctionMaxScorer` keeps the best score as a
+//! float and the others' sum as a double, `(float)(max + others * tie)`; `DisjunctionSumScorer`
+//! sums in double. tantivy's combiners work in f32, which moves the last bit.
+
+use tantivy::query::{
+    BooleanWeight, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer, Weight,
+};
+use tantivy::{DocId, Score, SegmentReader, Term};
+
+#[derive(Default, Clone, Copy)]
+pub struct DisMaxCombiner {
+    max: f32,
+    others: f64,
+    tie: f32,
+}
+
+impl ScoreCombiner for DisMaxCombiner {
+    fn update<S: Scorer>(&mut self, scorer: &mut S) {
+        let s = scorer.score();
+        if s >= self.max {
+            self.others += self.max as f64;
+            self.max = s;
+        } else {
+            self.others += s as f64;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.max = 0.0;
+        self.others = 0.0;
+    }
+
+    fn score(&self) -> Score {
+        (self.max as f64 + self.others * self.tie as f64) as f32
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+pub struct SumCombiner {
+    sum: f64,
+}
+
+impl ScoreCombiner for SumCombiner {
+    fn update<S: Scorer>(&mut self, scorer: &mut S) {
+        self.sum += scorer.score() as f64;
+    }
+
+    fn clear(&mut self) {
+        self.sum = 0.0;
+    }
+
+    fn score(&self) -> Score {
+        self.sum as f32
+    }
+}
+
+/// `dis_max`: a doc matching any clause scores the best clause plus `tie` times the others.
+#[derive(Debug)]
+pub struct DisMaxQuery {
+    clauses: Vec<Box<dyn Query>>,
+    tie: f32,
+}
+
+impl DisMaxQuery {
+    pub fn new(clauses: Vec<Box<dyn Query>>, tie: f32) -> Self {
+        DisMaxQuery { clauses, tie }
+    }
+}
+
+impl Clone for DisMaxQuery {
+    fn clone(&self) -> Self {
+        DisMaxQuery {
+            clauses: self.clauses.iter().map(|q| q.box_clone()).collect(),
+            tie: self.tie,
+        }
+    }
+}
+
+impl Query for DisMaxQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let weights = self
+            .clauses
+            .iter()
+            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        let tie = self.tie;
+        Ok(Box::new(Wrapped(BooleanWeight::new(
+            weights,
+            scoring.is_scoring_enabled(),
+            Box::new(move || DisMaxCombiner {
+                tie,
+                ..Default::default()
+            }),
+        ))))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for q in &self.clauses {
+            q.query_terms(visitor);
+        }
+    }
+}
+
+/// A disjunction summing its clauses' scores in double (Lucene's pure-SHOULD boolean), with
+/// at least `minimum` clauses matching.
+#[derive(Debug)]
+pub struct SumQuery {
+    clauses: Vec<Box<dyn Query>>,
+    minimum: usize,
+}
+
+impl SumQuery {
+    pub fn new(clauses: Vec<Box<dyn Query>>) -> Self {
+        SumQuery {
+            clauses,
+            minimum: 1,
+        }
+    }
+
+    pub fn with_minimum(clauses: Vec<Box<dyn Query>>, minimum: usize) -> Self {
+        SumQuery { clauses, minimum }
+    }
+}
+
+impl Clone for SumQuery {
+    fn clone(&self) -> Self {
+        SumQuery {
+            clauses: self.clauses.iter().map(|q| q.box_clone()).collect(),
+            minimum: self.minimum,
+        }
+    }
+}
+
+impl Query for SumQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let weights = self
+            .clauses
+            .iter()
+            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        Ok(Box::new(Wrapped(
+            BooleanWeight::with_minimum_number_should_match(
+                weights,
+                self.minimum,
+                scoring.is_scoring_enabled(),
+                Box::new(SumCombiner::default),
+            ),
+        )))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for q in &self.clauses {
+            q.query_terms(visitor);
+        }
+    }
+}
+
+/// The boolean weight, behind a weight of its own: tantivy 0.26 sends a boolean of plain term
+/// scorers to Block-WAND, which sums whatever the combiner (§7.4 #16); a wrapper's pruning goes
+/// through `scorer()`.
+struct Wrapped<C: ScoreCombiner>(BooleanWeight<C>);
+
+impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        self.0.scorer(reader, boost)
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        self.0.explain(reader, doc)
+    }
+
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        self.0.count(reader)
+    }
+
+    fn for_each(
+        &self,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score),
+    ) -> tantivy::Result<()> {
+        self.0.for_each(reader, callback)
+    }
+
+    fn for_each_no_score(
+        &self,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(&[DocId]),
+    ) -> tantivy::Result<()> {
+        self.0.for_each_no_score(reader, callback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::DocSet;
+
+    struct Fixed(f32);
+
+    impl DocSet for Fixed {
+        fn advance(&mut self) -> DocId {
+            tantivy::TERMINATED
+        }
+        fn doc(&self) -> DocId {
+            0
+        }
+        fn size_hint(&self) -> u32 {
+            1
+        }
+    }
+
+    impl Scorer for Fixed {
+        fn score(&mut self) -> Score {
+            self.0
+        }
+    }
+
+    #[test]
+    fn dis_max_keeps_others_in_double() {
+        let mut c = DisMaxCombiner {
+            tie: 0.3,
+            ..Default::default()
+        };
+        for s in [1.1f32, 2.7, 0.9] {
+            c.update(&mut Fixed(s));
+        }
+        let want = (2.7f32 as f64 + (1.1f32 as f64 + 0.9f32 as f64) * 0.3f32 as f64) as f32;
+        assert_eq!(c.score(), want);
+    }
+}
