@@ -1,10 +1,10 @@
 //! `pattern_replace` char filter: a Java-style regex replaced everywhere in the text.
 
 use super::{CharFilter, OffsetMap};
-use regex::Regex;
+use crate::analysis::tokenizer::pattern::JavaRegex;
 
 pub struct PatternReplace {
-    pub regex: Regex,
+    pub regex: JavaRegex,
     pub replacement: String,
 }
 
@@ -12,17 +12,16 @@ impl CharFilter for PatternReplace {
     fn filter(&self, text: &str, map: &mut OffsetMap) -> String {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
-        for caps in self.regex.captures_iter(text) {
-            let m = caps.get(0).expect("match");
-            out.push_str(&text[last..m.start()]);
-            let before = out.len();
-            caps.expand(&self.replacement, &mut out);
-            let delta = m.len() as isize - (out.len() - before) as isize;
-            if delta != 0 {
-                map.add(out.len(), delta);
-            }
-            last = m.end();
-        }
+        self.regex
+            .for_each_replacement(text, &self.replacement, true, |start, end, rep| {
+                out.push_str(&text[last..start]);
+                out.push_str(rep);
+                let delta = (end - start) as isize - rep.len() as isize;
+                if delta != 0 {
+                    map.add(out.len(), delta);
+                }
+                last = end;
+            });
         out.push_str(&text[last..]);
         out
     }

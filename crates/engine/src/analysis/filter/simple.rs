@@ -4,8 +4,8 @@
 
 use super::TokenFilter;
 use crate::analysis::token::{Tok, Tokens};
+use crate::analysis::tokenizer::pattern::JavaRegex;
 use crate::analysis::unicode::{lowercase_in_place, utf16_len};
-use regex::Regex;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use tantivy::tokenizer::{AsciiFoldingFilter, RawTokenizer, TextAnalyzer};
@@ -173,7 +173,7 @@ pub const ITALIAN_ARTICLES: &[&str] = &[
 
 pub struct KeywordMarker {
     pub words: HashSet<String>,
-    pub pattern: Option<Regex>,
+    pub pattern: Option<JavaRegex>,
     pub ignore_case: bool,
 }
 impl TokenFilter for KeywordMarker {
@@ -182,7 +182,7 @@ impl TokenFilter for KeywordMarker {
             let hit = match &self.pattern {
                 Some(re) => re
                     .find(&tok.text)
-                    .is_some_and(|m| m.start() == 0 && m.end() == tok.text.len()),
+                    .is_some_and(|(start, end)| start == 0 && end == tok.text.len()),
                 None if self.ignore_case => {
                     let mut l = tok.text.clone();
                     lowercase_in_place(&mut l);
@@ -198,19 +198,14 @@ impl TokenFilter for KeywordMarker {
 }
 
 pub struct PatternReplace {
-    pub regex: Regex,
+    pub regex: JavaRegex,
     pub replacement: String,
     pub all: bool,
 }
 impl TokenFilter for PatternReplace {
     fn apply(&self, t: &mut Tokens) {
         for tok in &mut t.toks {
-            let r = if self.all {
-                self.regex.replace_all(&tok.text, self.replacement.as_str())
-            } else {
-                self.regex.replace(&tok.text, self.replacement.as_str())
-            };
-            if let std::borrow::Cow::Owned(s) = r {
+            if let Some(s) = self.regex.replace(&tok.text, &self.replacement, self.all) {
                 tok.text = s;
             }
         }

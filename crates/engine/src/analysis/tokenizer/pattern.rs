@@ -1,13 +1,15 @@
 //! `pattern` (split on a Java regex, or emit one group of each match), `simple_pattern` (emit
 //! matches) and `simple_pattern_split` (split on matches). Java's ASCII-only `\w`, `\d`, `\s`
-//! classes are translated so the Rust regex engine sees the same sets.
+//! classes are translated so the Rust regex engine sees the same sets. Patterns the linear-time
+//! `regex` engine refuses (lookaround, backreferences, which Java accepts) run on `fancy-regex`'s
+//! backtracking engine.
 
 use super::Tokenizer;
 use crate::analysis::token::{Tok, Tokens, WORD};
 use crate::error::{Error, Result};
 use regex::Regex;
 
-pub fn java_regex(pattern: &str, flags: &str) -> Result<Regex> {
+pub fn java_regex(pattern: &str, flags: &str) -> Result<JavaRegex> {
     let mut out = String::new();
     for f in flags.split('|').map(str::trim).filter(|f| !f.is_empty()) {
         match f {
@@ -69,11 +71,120 @@ pub fn java_regex(pattern: &str, flags: &str) -> Result<Regex> {
             _ => out.push(c),
         }
     }
-    Regex::new(&out).map_err(|e| Error::illegal_argument(format!("Invalid regex [{pattern}]: {e}")))
+    match Regex::new(&out) {
+        Ok(re) => Ok(JavaRegex::Linear(re)),
+        Err(e) => fancy_regex::Regex::new(&out)
+            .map(JavaRegex::Backtracking)
+            .map_err(|_| Error::illegal_argument(format!("Invalid regex [{pattern}]: {e}"))),
+    }
+}
+
+/// A Java pattern compiled for Rust: the `regex` crate's engine when it can run it, else
+/// `fancy-regex` (which hands the parts without lookaround or backreferences to `regex`). A
+/// backtracking run that hits fancy-regex's step limit ends the matching there.
+#[derive(Clone, Debug)]
+pub enum JavaRegex {
+    Linear(Regex),
+    Backtracking(fancy_regex::Regex),
+}
+
+/// A match's group spans (byte offsets), `None` for a group that did not take part.
+pub type Groups = Vec<Option<(usize, usize)>>;
+
+impl JavaRegex {
+    /// The first match's span.
+    pub fn find(&self, text: &str) -> Option<(usize, usize)> {
+        match self {
+            JavaRegex::Linear(re) => re.find(text).map(|m| (m.start(), m.end())),
+            JavaRegex::Backtracking(re) => {
+                re.find(text).ok().flatten().map(|m| (m.start(), m.end()))
+            }
+        }
+    }
+
+    /// Every non-overlapping match's span, left to right.
+    pub fn find_spans(&self, text: &str) -> Vec<(usize, usize)> {
+        match self {
+            JavaRegex::Linear(re) => re.find_iter(text).map(|m| (m.start(), m.end())).collect(),
+            JavaRegex::Backtracking(re) => re
+                .find_iter(text)
+                .map_while(|m| m.ok())
+                .map(|m| (m.start(), m.end()))
+                .collect(),
+        }
+    }
+
+    /// Every match's group spans, left to right.
+    pub fn captures(&self, text: &str) -> Vec<Groups> {
+        match self {
+            JavaRegex::Linear(re) => re
+                .captures_iter(text)
+                .map(|c| c.iter().map(|g| g.map(|g| (g.start(), g.end()))).collect())
+                .collect(),
+            JavaRegex::Backtracking(re) => re
+                .captures_iter(text)
+                .map_while(|c| c.ok())
+                .map(|c| c.iter().map(|g| g.map(|g| (g.start(), g.end()))).collect())
+                .collect(),
+        }
+    }
+
+    /// Calls `f(start, end, replacement)` for each match (or the first), the replacement's
+    /// `${n}`/`$name` references expanded.
+    pub fn for_each_replacement(
+        &self,
+        text: &str,
+        replacement: &str,
+        all: bool,
+        mut f: impl FnMut(usize, usize, &str),
+    ) {
+        let mut buf = String::new();
+        match self {
+            JavaRegex::Linear(re) => {
+                for c in re.captures_iter(text) {
+                    let m = c.get(0).expect("group 0");
+                    buf.clear();
+                    c.expand(replacement, &mut buf);
+                    f(m.start(), m.end(), &buf);
+                    if !all {
+                        break;
+                    }
+                }
+            }
+            JavaRegex::Backtracking(re) => {
+                for c in re.captures_iter(text).map_while(|c| c.ok()) {
+                    let m = c.get(0).expect("group 0");
+                    buf.clear();
+                    c.expand(replacement, &mut buf);
+                    f(m.start(), m.end(), &buf);
+                    if !all {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `text` with each match (or the first) replaced; `None` when nothing matched.
+    pub fn replace(&self, text: &str, replacement: &str, all: bool) -> Option<String> {
+        let mut out = String::new();
+        let mut last = 0;
+        let mut any = false;
+        self.for_each_replacement(text, replacement, all, |start, end, rep| {
+            any = true;
+            out.push_str(&text[last..start]);
+            out.push_str(rep);
+            last = end;
+        });
+        any.then(|| {
+            out.push_str(&text[last..]);
+            out
+        })
+    }
 }
 
 pub struct Pattern {
-    pub regex: Regex,
+    pub regex: JavaRegex,
     /// -1 splits on the pattern; otherwise the group of each match to emit.
     pub group: i64,
 }
@@ -82,23 +193,23 @@ impl Tokenizer for Pattern {
     fn tokenize(&self, text: &str, out: &mut Tokens) {
         if self.group < 0 {
             let mut last = 0;
-            for m in self.regex.find_iter(text) {
-                if m.start() > last {
+            for (start, end) in self.regex.find_spans(text) {
+                if start > last {
                     out.toks
-                        .push(Tok::new(&text[last..m.start()], last, m.start(), WORD));
+                        .push(Tok::new(&text[last..start], last, start, WORD));
                 }
-                last = m.end();
+                last = end;
             }
             if last < text.len() {
                 out.toks
                     .push(Tok::new(&text[last..], last, text.len(), WORD));
             }
         } else {
-            for caps in self.regex.captures_iter(text) {
-                if let Some(g) = caps.get(self.group as usize) {
-                    if !g.is_empty() {
+            for groups in self.regex.captures(text) {
+                if let Some(Some((start, end))) = groups.get(self.group as usize) {
+                    if end > start {
                         out.toks
-                            .push(Tok::new(g.as_str(), g.start(), g.end(), WORD));
+                            .push(Tok::new(&text[*start..*end], *start, *end, WORD));
                     }
                 }
             }
@@ -115,7 +226,7 @@ impl Tokenizer for SimplePattern {
     fn tokenize(&self, text: &str, out: &mut Tokens) {
         if self.split {
             Pattern {
-                regex: self.regex.clone(),
+                regex: JavaRegex::Linear(self.regex.clone()),
                 group: -1,
             }
             .tokenize(text, out);
@@ -133,6 +244,21 @@ impl Tokenizer for SimplePattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookaround_runs_on_the_backtracking_engine() {
+        let re = java_regex("(\\d+)-(?=\\d)", "").unwrap();
+        assert!(matches!(re, JavaRegex::Backtracking(_)));
+        assert_eq!(
+            re.replace("123-456-789", "${1}_", true).as_deref(),
+            Some("123_456_789")
+        );
+        assert!(matches!(
+            java_regex("a+", "").unwrap(),
+            JavaRegex::Linear(_)
+        ));
+        assert!(java_regex("a(", "").is_err());
+    }
 
     #[test]
     fn splits_on_ascii_non_word() {
