@@ -25,7 +25,6 @@ use tantivy::{
 
 /// Per indexing thread; tantivy's floor is ~15 MB a thread.
 const WRITER_MEMORY_PER_THREAD: usize = 48 * 1024 * 1024;
-const PRIMARY_TERM: i64 = 1;
 /// OpenSearch keeps delete tombstones for `index.gc_deletes` (60s) so versions continue.
 const GC_DELETES: Duration = Duration::from_secs(60);
 
@@ -92,6 +91,10 @@ struct Writer {
 #[derive(Serialize, Deserialize, Default)]
 struct ShardState {
     frozen_segments: Vec<String>,
+    /// The primary term of the last time this shard was opened: OpenSearch starts a new term
+    /// each time a primary is allocated, so a restart writes with the next one.
+    #[serde(default)]
+    primary_term: i64,
 }
 
 /// The shard starts its merges itself (tantivy's writer gets `NoMergePolicy`): after each commit
@@ -163,6 +166,8 @@ pub type ReplayParser = dyn Fn(&str, &[u8]) -> Result<Vec<(String, FieldValue)>>
 
 pub struct Shard {
     pub number: u32,
+    /// This opening's primary term, stamped on every write it makes.
+    primary_term: i64,
     dir: PathBuf,
     writer: Mutex<Option<Writer>>,
     reader: RwLock<(IndexReader, Fields)>,
@@ -230,12 +235,22 @@ impl Shard {
             .filter_map(|s| SegmentId::from_uuid_string(s).ok())
             .collect();
         let frozen = Arc::new(RwLock::new(frozen));
+        let primary_term = state.primary_term + 1;
+        crate::util::fs::atomic_write(
+            &dir.join("shard.json"),
+            &serde_json::to_vec(&ShardState {
+                primary_term,
+                ..state
+            })
+            .expect("json"),
+        )?;
         let (translog, records) = Translog::open(&dir.join("translog"))?;
         let committed = payload_seq_no(&index)?;
         let (writer, reader) = Self::open_writer(&index, translog, committed)?;
         let now = chrono::Utc::now().timestamp_millis();
         let shard = Arc::new_cyclic(|me| Shard {
             number,
+            primary_term,
             dir: dir.to_path_buf(),
             reader: RwLock::new(reader),
             writer: Mutex::new(Some(writer)),
@@ -452,6 +467,7 @@ impl Shard {
                 current.as_ref(),
                 &pre,
                 matches!(op, ShardOp::Delete { .. }),
+                self.primary_term,
             ) {
                 Ok(v) => v,
                 Err(e) => {
@@ -486,12 +502,12 @@ impl Shard {
                         &values,
                         seq_no,
                         version,
-                        PRIMARY_TERM,
+                        self.primary_term,
                     );
                     w.writer.add_document(doc)?;
                     records.push(Record {
                         seq_no,
-                        primary_term: PRIMARY_TERM,
+                        primary_term: self.primary_term,
                         version,
                         op: Operation::Index {
                             id: id.clone(),
@@ -504,7 +520,7 @@ impl Shard {
                         id.clone(),
                         DocVersion {
                             seq_no,
-                            primary_term: PRIMARY_TERM,
+                            primary_term: self.primary_term,
                             version,
                             source: Some(source),
                             routing,
@@ -513,7 +529,7 @@ impl Shard {
                     results.push(Ok(OpResult {
                         id,
                         seq_no,
-                        primary_term: PRIMARY_TERM,
+                        primary_term: self.primary_term,
                         version,
                         result: if live.is_some() { "updated" } else { "created" },
                     }));
@@ -527,13 +543,13 @@ impl Shard {
                     }
                     records.push(Record {
                         seq_no,
-                        primary_term: PRIMARY_TERM,
+                        primary_term: self.primary_term,
                         version,
                         op: Operation::Delete { id: id.clone() },
                     });
                     let tomb = DocVersion {
                         seq_no,
-                        primary_term: PRIMARY_TERM,
+                        primary_term: self.primary_term,
                         version,
                         source: None,
                         routing: None,
@@ -545,7 +561,7 @@ impl Shard {
                     results.push(Ok(OpResult {
                         id,
                         seq_no,
-                        primary_term: PRIMARY_TERM,
+                        primary_term: self.primary_term,
                         version,
                         result: if live.is_some() {
                             "deleted"
@@ -882,6 +898,7 @@ impl Shard {
                 }
                 let state = ShardState {
                     frozen_segments: frozen.iter().map(|s| s.uuid_string()).collect(),
+                    primary_term: self.primary_term,
                 };
                 crate::util::fs::atomic_write(
                     &self.dir.join("shard.json"),
@@ -1023,6 +1040,7 @@ fn check(
     any: Option<&DocVersion>,
     pre: &Preconditions,
     is_delete: bool,
+    primary_term: i64,
 ) -> Result<i64> {
     let conflict = |reason: String| {
         Err(Error::new(
@@ -1039,7 +1057,7 @@ fn check(
         }
     }
     if let Some(seq) = pre.if_seq_no {
-        let term = pre.if_primary_term.unwrap_or(PRIMARY_TERM);
+        let term = pre.if_primary_term.unwrap_or(primary_term);
         match live {
             None => {
                 return conflict(format!(
@@ -1283,6 +1301,27 @@ mod tests {
         assert_eq!(shard.deleted_count(), 0);
         assert_eq!(shard.doc_count(), 3);
         assert_eq!(shard.segment_count(), before);
+    }
+
+    #[test]
+    fn each_opening_writes_with_the_next_primary_term() {
+        let d = tempfile::tempdir().unwrap();
+        let term_of = |shard: &Shard, id: &str| shard.current(id).unwrap().unwrap().primary_term;
+        let shard = open(d.path());
+        index(&shard, "a");
+        assert_eq!(term_of(&shard, "a"), 1);
+        shard.close().unwrap();
+        drop(shard);
+        let shard = open(d.path());
+        index(&shard, "b");
+        assert_eq!(term_of(&shard, "b"), 2);
+        assert_eq!(term_of(&shard, "a"), 1, "a document keeps the term it was written with");
+        // Without a clean close too (the translog replays with the recorded terms).
+        drop(shard);
+        let shard = open(d.path());
+        assert_eq!(term_of(&shard, "b"), 2);
+        index(&shard, "c");
+        assert_eq!(term_of(&shard, "c"), 3);
     }
 
     #[test]
