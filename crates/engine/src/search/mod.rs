@@ -323,8 +323,23 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     if !by_score {
         top_k::cut(&mut candidates, window, req.sort.len());
     }
-    candidates.sort_unstable_by(|a, b| cmp_candidates(a, b, req));
-    let page: Vec<&Candidate> = candidates.iter().skip(req.from).take(req.size).collect();
+    // Only the page needs an order: what precedes it goes in one selection, then the page is
+    // selected from the rest and sorted alone.
+    let cmp = |a: &Candidate, b: &Candidate| cmp_candidates(a, b, req);
+    if req.from > 0 {
+        if candidates.len() > req.from {
+            candidates.select_nth_unstable_by(req.from, cmp);
+            candidates.drain(..req.from);
+        } else {
+            candidates.clear();
+        }
+    }
+    if req.size > 0 && candidates.len() > req.size {
+        candidates.select_nth_unstable_by(req.size - 1, cmp);
+    }
+    candidates.truncate(req.size);
+    candidates.sort_unstable_by(cmp);
+    let page: Vec<&Candidate> = candidates.iter().collect();
     let mut hits = Vec::with_capacity(page.len());
     for c in page {
         hits.push(fetch(c, req, &targets[c.shard], scoring)?);
