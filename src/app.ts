@@ -16,6 +16,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** OpenSearch's `RestRequest.Method` order, in which a 405 lists the allowed methods. */
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH'] as const;
+
 /** Turns `/:index/_doc/:id` into a matcher, to tell "no such route" from "wrong method". */
 function pathMatcher(pattern: string): RegExp {
   const body = pattern
@@ -48,9 +51,29 @@ export function buildApp(config: NodeConfig): App {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const methodsByPath: Array<{ re: RegExp; method: string }> = [];
+  const literalMethods = new Map<string, Set<string>>();
   for (const spec of ACTIONS) {
     registerAction(app, node, spec);
-    for (const r of spec.routes) methodsByPath.push({ re: pathMatcher(r.path), method: r.method });
+    for (const r of spec.routes) {
+      methodsByPath.push({ re: pathMatcher(r.path), method: r.method });
+      if (!r.path.includes(':')) literalMethods.set(r.path, (literalMethods.get(r.path) ?? new Set()).add(r.method));
+    }
+  }
+  // OpenSearch's router prefers a literal path: `GET /_bulk` is 405 (POST and PUT only), never
+  // `GET /<index>` on an index named `_bulk`. fastify would take the parametric route, so each
+  // literal path gets the methods it lacks as 405 routes (no cost on other requests).
+  for (const [path, methods] of literalMethods) {
+    const allowed = METHOD_ORDER.filter((m) => methods.has(m));
+    for (const method of METHOD_ORDER.filter((m) => !methods.has(m))) {
+      app.route({
+        method,
+        url: path,
+        handler: async (request, reply) => {
+          const { status, body, headers } = renderError(methodNotAllowed(request.method, path, allowed), { errorTrace: false });
+          await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(request.method === 'HEAD' ? undefined : body);
+        },
+      });
+    }
   }
 
   app.setNotFoundHandler(async (request, reply) => {
