@@ -9,7 +9,7 @@ pub mod combine;
 pub mod date_math;
 pub mod function_score;
 pub mod lucene_term;
-mod multi_term;
+pub(crate) mod multi_term;
 pub mod phrase;
 mod query_string;
 pub mod terms_set;

@@ -108,25 +108,6 @@ fn analyze(cx: &Context, analyzer: &str, text: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// A Lucene wildcard (`*`, `?`, `\` escapes) as a regex.
-fn wildcard_regex(pattern: &str) -> String {
-    let mut out = String::from("(?s)");
-    let mut it = pattern.chars();
-    while let Some(c) = it.next() {
-        match c {
-            '*' => out.push_str(".*"),
-            '?' => out.push('.'),
-            '\\' => {
-                if let Some(n) = it.next() {
-                    out.push_str(&regex::escape(&n.to_string()));
-                }
-            }
-            c => out.push_str(&regex::escape(&c.to_string())),
-        }
-    }
-    out
-}
-
 fn text_of(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::String(s) => s.clone(),
@@ -313,18 +294,20 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
             out.extend(m.map(|m| (field.clone(), m)));
         }
         Ast::Wildcard(w) => {
-            let mut re = wildcard_regex(&w.value);
+            let mut re = crate::query::multi_term::wildcard_regex(&w.value);
             if w.case_insensitive {
                 re = format!("(?i){re}");
             }
             out.extend(regex_pattern(&w.field, &w.value, &re).map(|m| (w.field.clone(), m)));
         }
         Ast::Regexp(r) => {
-            // Lucene's regexp syntax, in the part the regex crate reads the same way.
+            // Lucene's regexp syntax, translated as the query itself translates it.
+            let lucene =
+                crate::query::multi_term::lucene_regex(&r.value).unwrap_or_else(|| r.value.clone());
             let re = if r.case_insensitive {
-                format!("(?i){}", r.value)
+                format!("(?i){lucene}")
             } else {
-                r.value.clone()
+                lucene
             };
             out.extend(regex_pattern(&r.field, &r.value, &re).map(|m| (r.field.clone(), m)));
         }
