@@ -4,7 +4,7 @@
 use crate::api::Params;
 use crate::dsl::json::{Node, J};
 use crate::dsl::{self, parsing};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::search::sort::{SortField, SortSpec};
 use crate::search::SourceFilter;
 
@@ -140,7 +140,6 @@ const NOT_YET: &[&str] = &[
     "pit",
     "script_fields",
     "profile",
-    "ext",
 ];
 
 fn track_value(v: &str) -> Result<TrackTotalHits> {
@@ -310,6 +309,16 @@ impl SearchRequest {
                     }
                     "suggest" => r.suggest = Some(std::sync::Arc::new(super::suggest::parse(v)?)),
                     "stats" | "_name" => {}
+                    // Search extensions come from plugins; Quarry has none, so any named one is
+                    // unknown as it is to an OpenSearch without that plugin.
+                    "ext" if v.as_obj().is_some() => {
+                        if v.as_obj().is_some_and(|e| !e.is_empty()) {
+                            return Err(Error::new(
+                                ErrorKind::XContentParse,
+                                "unknown named object category [org.opensearch.search.SearchExtBuilder]",
+                            ));
+                        }
+                    }
                     other if NOT_YET.contains(&other) => {
                         return Err(Error::illegal_argument(format!(
                             "[{other}] is not supported yet"
