@@ -21,7 +21,8 @@ function queryParams(request: FastifyRequest): Record<string, string> {
   const q = request.query as Record<string, string | string[] | undefined>;
   for (const [k, v] of Object.entries(q)) {
     if (v === undefined) continue;
-    out[k] = Array.isArray(v) ? v.join(',') : v;
+    // A repeated parameter keeps its last value, as OpenSearch's query-string decoder does.
+    out[k] = Array.isArray(v) ? (v[v.length - 1] ?? '') : v;
   }
   return out;
 }
