@@ -475,12 +475,14 @@ fn parse_entry(item: &Node) -> Result<FilterFunction> {
     let function = match (function, weight) {
         (Some((_, f)), _) => f,
         (None, Some(_)) => ScoreFunction::Weight,
-        (None, None) => return Err(parsing(
-            format!(
+        (None, None) => {
+            return Err(parsing(
+                format!(
                 "failed to parse [{NAME}] query. an entry in functions list is missing a function."
             ),
-            item.end,
-        )),
+                item.end,
+            ))
+        }
     };
     Ok(FilterFunction {
         filter,

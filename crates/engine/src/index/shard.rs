@@ -1315,7 +1315,11 @@ mod tests {
         let shard = open(d.path());
         index(&shard, "b");
         assert_eq!(term_of(&shard, "b"), 2);
-        assert_eq!(term_of(&shard, "a"), 1, "a document keeps the term it was written with");
+        assert_eq!(
+            term_of(&shard, "a"),
+            1,
+            "a document keeps the term it was written with"
+        );
         // Without a clean close too (the translog replays with the recorded terms).
         drop(shard);
         let shard = open(d.path());
