@@ -55,38 +55,55 @@ impl ScoreCombiner for SumCombiner {
     }
 }
 
-/// `dis_max`: a doc matching any clause scores the best clause plus `tie` times the others.
+/// The clauses of a disjunction: each one a SHOULD clause of tantivy's boolean weight.
 #[derive(Debug)]
+struct Clauses(Vec<Box<dyn Query>>);
+
+impl Clone for Clauses {
+    fn clone(&self) -> Self {
+        Clauses(self.0.iter().map(|q| q.box_clone()).collect())
+    }
+}
+
+impl Clauses {
+    fn should_weights(
+        &self,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<Vec<(Occur, Box<dyn Weight>)>> {
+        self.0
+            .iter()
+            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
+            .collect()
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for q in &self.0 {
+            q.query_terms(visitor);
+        }
+    }
+}
+
+/// `dis_max`: a doc matching any clause scores the best clause plus `tie` times the others.
+#[derive(Debug, Clone)]
 pub struct DisMaxQuery {
-    clauses: Vec<Box<dyn Query>>,
+    clauses: Clauses,
     tie: f32,
 }
 
 impl DisMaxQuery {
     pub fn new(clauses: Vec<Box<dyn Query>>, tie: f32) -> Self {
-        DisMaxQuery { clauses, tie }
-    }
-}
-
-impl Clone for DisMaxQuery {
-    fn clone(&self) -> Self {
         DisMaxQuery {
-            clauses: self.clauses.iter().map(|q| q.box_clone()).collect(),
-            tie: self.tie,
+            clauses: Clauses(clauses),
+            tie,
         }
     }
 }
 
 impl Query for DisMaxQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let weights = self
-            .clauses
-            .iter()
-            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
-            .collect::<tantivy::Result<Vec<_>>>()?;
         let tie = self.tie;
         Ok(Box::new(Wrapped(BooleanWeight::new(
-            weights,
+            self.clauses.should_weights(scoring)?,
             scoring.is_scoring_enabled(),
             Box::new(move || DisMaxCombiner {
                 tie,
@@ -96,52 +113,36 @@ impl Query for DisMaxQuery {
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        for q in &self.clauses {
-            q.query_terms(visitor);
-        }
+        self.clauses.query_terms(visitor);
     }
 }
 
 /// A disjunction summing its clauses' scores in double (Lucene's pure-SHOULD boolean), with
 /// at least `minimum` clauses matching.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SumQuery {
-    clauses: Vec<Box<dyn Query>>,
+    clauses: Clauses,
     minimum: usize,
 }
 
 impl SumQuery {
     pub fn new(clauses: Vec<Box<dyn Query>>) -> Self {
-        SumQuery {
-            clauses,
-            minimum: 1,
-        }
+        SumQuery::with_minimum(clauses, 1)
     }
 
     pub fn with_minimum(clauses: Vec<Box<dyn Query>>, minimum: usize) -> Self {
-        SumQuery { clauses, minimum }
-    }
-}
-
-impl Clone for SumQuery {
-    fn clone(&self) -> Self {
         SumQuery {
-            clauses: self.clauses.iter().map(|q| q.box_clone()).collect(),
-            minimum: self.minimum,
+            clauses: Clauses(clauses),
+            minimum,
         }
     }
 }
 
 impl Query for SumQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let weights = self
-            .clauses
-            .iter()
-            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
-            .collect::<tantivy::Result<Vec<_>>>()?;
         Ok(Box::new(Wrapped(
             BooleanWeight::with_minimum_number_should_match(
-                weights,
+                self.clauses.should_weights(scoring)?,
                 self.minimum,
                 scoring.is_scoring_enabled(),
                 Box::new(SumCombiner::default),
@@ -150,9 +151,7 @@ impl Query for SumQuery {
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        for q in &self.clauses {
-            q.query_terms(visitor);
-        }
+        self.clauses.query_terms(visitor);
     }
 }
 
