@@ -1,6 +1,6 @@
 // buildApp(config): the fastify instance with every plugin and action, without listening, so
 // tests inject requests into it and server.ts binds it to a socket.
-import fastify, { type FastifyInstance } from 'fastify';
+import fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { ACTIONS } from './actions';
 import type { NodeConfig } from './config';
 import { Engine } from './engine';
@@ -26,6 +26,12 @@ function pathMatcher(pattern: string): RegExp {
     .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${body}/?$`);
+}
+
+/** An error answered outside the action pipeline (routing, body limits), OpenSearch-rendered. */
+async function sendError(reply: FastifyReply, err: unknown, headOnly = false): Promise<void> {
+  const { status, body, headers } = renderError(err, { errorTrace: false });
+  await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(headOnly ? undefined : body);
 }
 
 export function buildApp(config: NodeConfig): App {
@@ -68,10 +74,7 @@ export function buildApp(config: NodeConfig): App {
       app.route({
         method,
         url: path,
-        handler: async (request, reply) => {
-          const { status, body, headers } = renderError(methodNotAllowed(request.method, path, allowed), { errorTrace: false });
-          await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(request.method === 'HEAD' ? undefined : body);
-        },
+        handler: (request, reply) => sendError(reply, methodNotAllowed(request.method, path, allowed), request.method === 'HEAD'),
       });
     }
   }
@@ -80,15 +83,12 @@ export function buildApp(config: NodeConfig): App {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = [...new Set(methodsByPath.filter((m) => m.re.test(path)).map((m) => m.method))];
     const err = allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : noHandlerFound(request.method, path);
-    const { status, body, headers } = renderError(err, { errorTrace: false });
-    await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(body);
+    await sendError(reply, err);
   });
 
   app.setErrorHandler(async (error, _request, reply) => {
     const e = error as { code?: string; statusCode?: number };
-    const mapped = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? contentTooLong(undefined, config.http.maxContentLength) : error;
-    const { status, body, headers } = renderError(mapped, { errorTrace: false });
-    await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(body);
+    await sendError(reply, e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? contentTooLong(undefined, config.http.maxContentLength) : error);
   });
 
   return {

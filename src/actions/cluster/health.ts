@@ -3,6 +3,7 @@ import type { EngineResponse } from '../../engine';
 import type { NodeContext } from '../../node-context';
 import { parseTimeValue, timeValueMillis } from '../../config/units';
 
+const ACTION = 'cluster:monitor/health';
 const DEFAULT_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
 
@@ -19,19 +20,19 @@ async function health(request: ActionRequest, node: NodeContext): Promise<Engine
     waitMs = params.timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.max(0, timeValueMillis(parseTimeValue(params.timeout, 'timeout')));
   } catch {
     // The engine words the refusal of a bad timeout.
-    return node.engine.execute('cluster:monitor/health', params, undefined);
+    return node.engine.execute(ACTION, params, undefined);
   }
   const deadline = Date.now() + waitMs;
   const poll = { ...params, timeout: '0s' };
   for (;;) {
-    const res = await node.engine.execute('cluster:monitor/health', poll, undefined);
+    const res = await node.engine.execute(ACTION, poll, undefined);
     if (res.status !== 408 || Date.now() >= deadline || request.signal.aborted) return res;
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, deadline - Date.now())));
   }
 }
 
 export const clusterHealth: ActionSpec = {
-  action: 'cluster:monitor/health',
+  action: ACTION,
   routes: [route('GET', '/_cluster/health'), route('GET', '/_cluster/health/:index')],
   params: ['expand_wildcards', 'level', 'local', 'master_timeout', 'cluster_manager_timeout', 'timeout', 'wait_for_active_shards', 'wait_for_nodes', 'wait_for_events', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_status', 'awareness_attribute', 'ensure_node_commissioned'],
   run: health,
