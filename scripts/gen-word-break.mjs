@@ -1,83 +1,114 @@
 #!/usr/bin/env node
-// Regenerates crates/engine/src/analysis/word_break.rs: the Unicode 12.1 character classes the
-// standard tokenizer types its tokens by (Lucene 9.x's StandardTokenizer is compiled against
-// Unicode 12.1, whatever the JVM), from the `@unicode/unicode-12.1.0` data package.
+// Regenerates crates/engine/src/analysis/word_break.rs: the Unicode 12.1 properties Lucene's
+// StandardTokenizer grammar is written in (Lucene 9.x compiles it with JFlex against Unicode
+// 12.1, whatever the JVM), from the `@unicode/unicode-12.1.0` data package:
 //
 //   npm install --no-save @unicode/unicode-12.1.0@2.0.7 && node scripts/gen-word-break.mjs
 //
-// A class per code point, in the order Lucene's grammar prefers them when one character has
-// several: Line_Break=Complex_Context (a Southeast Asian run takes its combining marks too),
-// Word_Break Extend/Format/ZWJ, Katakana, Hebrew_Letter, ALetter (split by Script=Hangul),
-// Numeric; else Script=Han, Script=Hiragana; else Other. Extended_Pictographic is a table of its own (it overlaps ALetter: Ⓜ).
+// or, with the package unpacked elsewhere (to leave node_modules alone),
+//
+//   UNICODE_DATA=/path/to/node_modules/@unicode/unicode-12.1.0 node scripts/gen-word-break.mjs
+//
+// Every code point gets its Word_Break value and a set of flags (the Script, Line_Break and emoji
+// properties the grammar tests, and the few characters it names literally). Code points with
+// the same value and flags form one class; the tokenizer's scanner (tokenizer/standard_dfa.rs)
+// compiles the grammar over these classes.
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const pkg = '@unicode/unicode-12.1.0'
-const load = async (p) => (await import(`${pkg}/${p}/ranges.js`).catch(() => import(`${pkg}/${p}/ranges.mjs`))).default
+const version = '2.0.7'
+const dataDir = process.env.UNICODE_DATA
+const load = async (p) => {
+  const spec = dataDir ? pathToFileURL(path.join(dataDir, p, 'ranges.mjs')).href : `${pkg}/${p}/ranges.mjs`
+  return (await import(spec)).default
+}
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-// The names are the Rust constants in word_break.rs; first listed wins.
-const classes = [
-  ['SOUTHEAST_ASIAN', ['Line_Break/Complex_Context']],
-  ['EXTEND', ['Word_Break/Extend', 'Word_Break/Format', 'Word_Break/ZWJ']],
-  ['KATAKANA', ['Word_Break/Katakana']],
-  ['HEBREW', ['Word_Break/Hebrew_Letter']],
-  ['HANGUL', ['Word_Break/ALetter'], 'Script/Hangul'],
-  ['LETTER', ['Word_Break/ALetter']],
-  ['NUMERIC', ['Word_Break/Numeric']],
-  ['HAN', ['Script/Han']],
-  ['HIRAGANA', ['Script/Hiragana']],
+// Word_Break values, in the order of their Rust constants (Other is 0).
+const wordBreak = [
+  'Other', 'CR', 'LF', 'Newline', 'Extend', 'ZWJ', 'Regional_Indicator', 'Format', 'Katakana',
+  'Hebrew_Letter', 'ALetter', 'Single_Quote', 'Double_Quote', 'MidNumLet', 'MidLetter', 'MidNum',
+  'Numeric', 'ExtendNumLet', 'WSegSpace',
+]
+const rustName = (v) => v.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()
+
+// Flags: a property (ranges from the package) or a literal set of code points the grammar names.
+const cps = (...list) => list.map((c) => ({ begin: c, end: c + 1 }))
+const flags = [
+  ['HANGUL', 'Script/Hangul'],
+  ['HAN', 'Script/Han'],
+  ['HIRAGANA', 'Script/Hiragana'],
+  ['COMPLEX_CONTEXT', 'Line_Break/Complex_Context'],
+  ['EMOJI', 'Binary_Property/Emoji'],
+  ['EMOJI_MODIFIER', 'Binary_Property/Emoji_Modifier'],
+  ['EMOJI_MODIFIER_BASE', 'Binary_Property/Emoji_Modifier_Base'],
+  ['EXTENDED_PICTOGRAPHIC', 'Binary_Property/Extended_Pictographic'],
+  // [0-9#*]: the bases of keycap sequences.
+  ['KEYCAP_BASE', [...cps(0x23, 0x2a), { begin: 0x30, end: 0x3a }]],
+  // © ® ™ 〰 〽: Emoji characters the grammar does not take as emoji on their own.
+  ['ACCIDENTAL_EMOJI', cps(0xa9, 0xae, 0x2122, 0x3030, 0x303d)],
+  ['TEXT_SELECTOR', cps(0xfe0e)],
+  ['PRESENTATION_SELECTOR', cps(0xfe0f)],
+  ['KEYCAP', cps(0x20e3)],
+  ['TAG_SPEC', [{ begin: 0xe0020, end: 0xe007f }]],
+  ['TAG_TERM', cps(0xe007f)],
 ]
 
+const wb = new Uint8Array(0x110000)
+for (let v = 1; v < wordBreak.length; v++) {
+  for (const r of await load(`Word_Break/${wordBreak[v]}`)) wb.fill(v, r.begin, r.end)
+}
+const fl = new Uint16Array(0x110000)
+for (let i = 0; i < flags.length; i++) {
+  const src = flags[i][1]
+  const ranges = typeof src === 'string' ? await load(src) : src
+  for (const r of ranges) for (let c = r.begin; c < r.end; c++) fl[c] |= 1 << i
+}
+
+// Classes: distinct (Word_Break, flags) pairs, class 0 being (Other, none).
+const classes = [[0, 0]]
+const classOf = new Map([['0:0', 0]])
 const cls = new Uint8Array(0x110000)
-const inRanges = (ranges) => {
-  const set = new Uint8Array(0x110000)
-  for (const r of ranges) for (let c = r.begin; c < r.end; c++) set[c] = 1
-  return set
-}
-for (let i = classes.length - 1; i >= 0; i--) {
-  const [, props, script] = classes[i]
-  const also = script ? inRanges(await load(script)) : null
-  for (const p of props) {
-    for (const r of await load(p)) {
-      for (let c = r.begin; c < r.end; c++) if (!also || also[c]) cls[c] = i + 1
-    }
+for (let c = 0; c < 0x110000; c++) {
+  const key = `${wb[c]}:${fl[c]}`
+  let id = classOf.get(key)
+  if (id === undefined) {
+    id = classes.length
+    classes.push([wb[c], fl[c]])
+    classOf.set(key, id)
   }
+  cls[c] = id
 }
-const runs = (test) => {
-  const out = []
-  for (let c = 0; c < 0x110000; c++) {
-    const v = test(c)
-    if (!v) continue
-    const last = out[out.length - 1]
-    if (last && last[1] === c - 1 && last[2] === v) last[1] = c
-    else out.push([c, c, v])
-  }
-  return out
+if (classes.length > 128) throw new Error(`${classes.length} classes: the scanner's class sets hold 128`)
+const runs = []
+for (let c = 0; c < 0x110000; c++) {
+  if (!cls[c]) continue
+  const last = runs[runs.length - 1]
+  if (last && last[1] === c - 1 && last[2] === cls[c]) last[1] = c
+  else runs.push([c, c, cls[c]])
 }
-const word = runs((c) => cls[c])
-const picto = inRanges(await load('Binary_Property/Extended_Pictographic'))
-const emoji = runs((c) => picto[c])
+
 const hex = (n) => '0x' + n.toString(16).toUpperCase()
-const names = classes.map(([n]) => n)
-const src = `//! Unicode 12.1 character classes of Lucene's standard tokenizer, generated by
-//! scripts/gen-word-break.mjs from the \`${pkg}\` package: do not edit.
+const flagNames = (f) => flags.filter((_, i) => f & (1 << i)).map(([n]) => n).join(' | ') || '0'
+const src = `//! Unicode 12.1 properties of Lucene's standard tokenizer grammar, generated by
+//! scripts/gen-word-break.mjs from the \`${pkg}\` package (${version}): do not edit.
 
-/// Word_Break Other, and anything unassigned in Unicode 12.1.
-pub const OTHER: u8 = 0;
-${names.map((n, i) => `pub const ${n}: u8 = ${i + 1};`).join('\n')}
+${wordBreak.map((v, i) => `pub const ${rustName(v)}: u8 = ${i};`).join('\n')}
 
-/// (first, last, class) ranges, sorted.
-pub static WORD_CLASS: &[(u32, u32, u8)] = &[
-${word.map(([a, b, v]) => `    (${hex(a)}, ${hex(b)}, ${names[v - 1]}),`).join('\n')}
+${flags.map(([n], i) => `pub const ${n}: u16 = 1 << ${i};`).join('\n')}
+
+/// (Word_Break, flags) of each class; class 0 is Other without flags.
+pub static CLASSES: &[(u8, u16)] = &[
+${classes.map(([w, f]) => `    (${rustName(wordBreak[w])}, ${flagNames(f)}),`).join('\n')}
 ];
 
-/// Extended_Pictographic (first, last) ranges, sorted.
-pub static PICTOGRAPHIC: &[(u32, u32)] = &[
-${emoji.map(([a, b]) => `    (${hex(a)}, ${hex(b)}),`).join('\n')}
+/// (first, last, class) ranges, sorted; code points in none are class 0.
+pub static RANGES: &[(u32, u32, u8)] = &[
+${runs.map(([a, b, v]) => `    (${hex(a)}, ${hex(b)}, ${v}),`).join('\n')}
 ];
 `
 const out = path.join(root, 'crates/engine/src/analysis/word_break.rs')
 fs.writeFileSync(out, src)
-console.log(`${out}: ${word.length} class ranges, ${emoji.length} pictographic ranges`)
+console.log(`${out}: ${classes.length} classes, ${runs.length} ranges`)

@@ -7,6 +7,7 @@ pub mod ngram;
 pub mod path_hierarchy;
 pub mod pattern;
 pub mod standard;
+pub mod standard_dfa;
 pub mod uax_url_email;
 
 use crate::analysis::params::Def;

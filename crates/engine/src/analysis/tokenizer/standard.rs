@@ -1,13 +1,13 @@
-//! `standard`: Unicode word boundaries (UAX#29) with Lucene's tailorings: one token per Han
-//! ideograph and Hiragana character, Southeast Asian runs kept whole, emoji sequences kept as
-//! `<EMOJI>`, punctuation-only segments dropped, the token type Lucene's grammar assigns, and
-//! tokens longer than `max_token_length` chopped into pieces.
+//! `standard`: Lucene's StandardTokenizer: Unicode 12.1 word boundaries (UAX#29) with its
+//! tailorings (one token per Han ideograph and Hiragana character, Southeast Asian runs kept
+//! whole, emoji sequences as `<EMOJI>`, nothing for punctuation), the types its grammar gives, and
+//! tokens longer than `max_token_length` cut as its scanner's window cuts them. ASCII text takes
+//! a shortcut where the grammar reduces to a few rules; the rest runs `standard_dfa`.
 
+use super::standard_dfa::Dfa;
 use super::Tokenizer;
 use crate::analysis::token::*;
 use crate::analysis::unicode::*;
-use crate::analysis::word_break as wb;
-use unicode_segmentation::UnicodeSegmentation;
 
 pub struct Standard {
     pub max_token_length: usize,
@@ -21,73 +21,11 @@ impl Default for Standard {
     }
 }
 
-/// The type Lucene's standard grammar gives a UAX#29 segment, or `None` when it emits nothing.
-pub fn classify(seg: &str) -> Option<&'static str> {
-    let bytes = seg.as_bytes();
-    if seg.is_ascii() {
-        let mut letter = false;
-        let mut digit = false;
-        for &b in bytes {
-            letter |= b.is_ascii_alphabetic();
-            digit |= b.is_ascii_digit();
-        }
-        return if letter {
-            Some(ALPHANUM)
-        } else if digit {
-            Some(NUM)
-        } else {
-            None
-        };
-    }
-    let first = seg.chars().next()?;
-    if is_pictographic(first)
-        || is_regional_indicator(first)
-        || (seg.contains('\u{20E3}') && matches!(first, '0'..='9' | '#' | '*'))
-    {
-        return Some(EMOJI);
-    }
-    // Typed by Unicode 12.1's classes as Lucene's grammar is: a segment without a letter,
-    // digit or ideograph (`²`, `½`, `①` are Word_Break Other) yields no token.
-    match word_class(first) {
-        wb::SOUTHEAST_ASIAN => return Some(SOUTHEAST_ASIAN),
-        wb::HAN => return Some(IDEOGRAPHIC),
-        wb::HIRAGANA => return Some(HIRAGANA),
-        _ => {}
-    }
-    let (mut letter, mut digit, mut other) = (false, false, false);
-    let (mut all_hangul, mut all_kata) = (true, true);
-    for c in seg.chars() {
-        match word_class(c) {
-            wb::EXTEND => {}
-            wb::HANGUL => {
-                letter = true;
-                all_kata = false;
-            }
-            wb::KATAKANA => {
-                letter = true;
-                all_hangul = false;
-            }
-            wb::LETTER | wb::HEBREW => {
-                letter = true;
-                all_hangul = false;
-                all_kata = false;
-            }
-            wb::NUMERIC => digit = true,
-            _ => other = true,
-        }
-    }
-    if letter {
-        if all_hangul && !digit && !other {
-            Some(HANGUL)
-        } else if all_kata && !digit && !other {
-            Some(KATAKANA)
-        } else {
-            Some(ALPHANUM)
-        }
-    } else if digit {
-        Some(NUM)
-    } else {
-        None
+/// The type of `piece` when the grammar reads it as one token.
+fn classify(piece: &str) -> Option<&'static str> {
+    match Dfa::get().next_token(piece, 0, usize::MAX) {
+        (end, kind) if end == piece.len() => kind,
+        _ => None,
     }
 }
 
@@ -104,6 +42,8 @@ pub fn chop_at(s: &str, max: usize) -> usize {
     s.len()
 }
 
+/// Adds a token found by another grammar (`uax_url_email`'s URLs and e-mail addresses), cut
+/// into pieces of at most `max` UTF-16 units.
 pub fn emit(
     text: &str,
     start: usize,
@@ -200,12 +140,27 @@ impl Standard {
             if !letter && !digit {
                 continue;
             }
-            let kind = if letter { ALPHANUM } else { NUM };
-            if i - start <= self.max_token_length {
-                out.push(&text[start..i], start, i, kind);
-            } else {
-                emit(text, start, i, kind, self.max_token_length, out);
+            if i - start > self.max_token_length {
+                // The scanner's window cuts it where a shorter match ends, and rescans the rest.
+                return self.tokenize_from(text, start, out);
             }
+            let kind = if letter { ALPHANUM } else { NUM };
+            out.push(&text[start..i], start, i, kind);
+        }
+    }
+}
+
+impl Standard {
+    /// The grammar's tokens from byte `from` on.
+    fn tokenize_from(&self, text: &str, from: usize, out: &mut Tokens) {
+        let dfa = Dfa::get();
+        let mut at = from;
+        while at < text.len() {
+            let (end, kind) = dfa.next_token(text, at, self.max_token_length);
+            if let Some(kind) = kind {
+                out.push(&text[at..end], at, end, kind);
+            }
+            at = end;
         }
     }
 }
@@ -215,22 +170,7 @@ impl Tokenizer for Standard {
         if text.is_ascii() {
             return self.tokenize_ascii(text, out);
         }
-        let mut segs = text.split_word_bound_indices().peekable();
-        while let Some((start, seg)) = segs.next() {
-            let Some(kind) = classify(seg) else { continue };
-            let mut end = start + seg.len();
-            if kind == SOUTHEAST_ASIAN {
-                while let Some(&(s2, next)) = segs.peek() {
-                    if s2 == end && next.chars().next().is_some_and(is_southeast_asian) {
-                        end += next.len();
-                        segs.next();
-                    } else {
-                        break;
-                    }
-                }
-            }
-            emit(text, start, end, kind, self.max_token_length, out);
-        }
+        self.tokenize_from(text, 0, out);
     }
 }
 
@@ -277,14 +217,13 @@ mod tests {
     }
 
     #[test]
-    fn ascii_rules_match_unicode_segmentation() {
+    fn ascii_rules_match_the_grammar() {
         let text = "A:B A::B 1.2 A.B 1..2 1,2 1,,2 1,.2 A.:B A:B_A:B 1.2_1.2 a_a.:1 _x_ __ x_ \
                     can't O'Reilly's 216.239.63.104 3.14! ab;cd 12;34 a'1 1'2 foo@bar.com";
         let mut fast = Tokens::default();
         Standard::default().tokenize_ascii(text, &mut fast);
         let mut slow = Tokens::default();
-        Standard::default().tokenize(&format!("{text} é"), &mut slow);
-        slow.toks.pop();
+        Standard::default().tokenize_from(text, 0, &mut slow);
         assert_eq!(fast.toks, slow.toks);
     }
 
