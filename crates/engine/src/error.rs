@@ -99,6 +99,53 @@ impl ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// The Java class OpenSearch throws for the kind, for the places that print exceptions the
+    /// way Java does (`_validate/query?explain`).
+    pub fn java_class(self) -> &'static str {
+        use ErrorKind::*;
+        match self {
+            IllegalArgument => "java.lang.IllegalArgumentException",
+            IllegalState => "java.lang.IllegalStateException",
+            IndexNotFound => "org.opensearch.index.IndexNotFoundException",
+            ResourceAlreadyExists => "org.opensearch.ResourceAlreadyExistsException",
+            ResourceNotFound => "org.opensearch.ResourceNotFoundException",
+            InvalidIndexName => "org.opensearch.indices.InvalidIndexNameException",
+            InvalidAliasName => "org.opensearch.indices.InvalidAliasNameException",
+            InvalidTypeName => "org.opensearch.indices.InvalidTypeNameException",
+            MapperParsing => "org.opensearch.index.mapper.MapperParsingException",
+            StrictDynamicMapping => "org.opensearch.index.mapper.StrictDynamicMappingException",
+            VersionConflict => "org.opensearch.index.engine.VersionConflictEngineException",
+            DocumentMissing => "org.opensearch.index.engine.DocumentMissingException",
+            Parse => "org.opensearch.OpenSearchParseException",
+            LuceneParse => "org.apache.lucene.queryparser.classic.ParseException",
+            XContentParse => "org.opensearch.core.xcontent.XContentParseException",
+            Parsing => "org.opensearch.core.common.ParsingException",
+            NamedObjectNotFound => "org.opensearch.core.xcontent.NamedObjectNotFoundException",
+            SearchPhaseExecution => "org.opensearch.action.search.SearchPhaseExecutionException",
+            Search => "org.opensearch.search.SearchException",
+            SearchContextMissing => "org.opensearch.search.SearchContextMissingException",
+            QueryShard => "org.opensearch.index.query.QueryShardException",
+            JsonParse => "com.fasterxml.jackson.core.JsonParseException",
+            JsonEof => "com.fasterxml.jackson.core.io.JsonEOFException",
+            RoutingMissing => "org.opensearch.action.RoutingMissingException",
+            NotXContent => "org.opensearch.core.compress.NotXContentException",
+            ActionRequestValidation => "org.opensearch.action.ActionRequestValidationException",
+            Settings => "org.opensearch.common.settings.SettingsException",
+            IndexClosed => "org.opensearch.indices.IndexClosedException",
+            AliasesNotFound => "org.opensearch.rest.action.admin.indices.AliasesNotFoundException",
+            NumberFormat => "java.lang.NumberFormatException",
+            DateTimeParse => "java.time.format.DateTimeParseException",
+            DateTime => "java.time.DateTimeException",
+            ZoneRules => "java.time.zone.ZoneRulesException",
+            Timeout => "java.util.concurrent.TimeoutException",
+            UnsupportedOperation => "java.lang.UnsupportedOperationException",
+            ClassCast => "java.lang.ClassCastException",
+            OpenSearch | Internal => "org.opensearch.OpenSearchException",
+        }
+    }
+}
+
 /// An engine error: kind, OpenSearch's reason text, the extra fields OpenSearch prints beside it
 /// (`index`, `index_uuid`, `shard`, `resource.type`, …) in its order, and an optional cause.
 #[derive(Debug, Clone)]
@@ -213,6 +260,30 @@ impl Error {
                 | ErrorKind::ClassCast
                 | ErrorKind::Internal
         )
+    }
+
+    /// The error as OpenSearch's detailed message prints a Java exception chain:
+    /// `[index/uuid] Name[reason]; nested: Cause[reason];; fully.qualified.Cause: reason`.
+    pub fn detailed_message(&self) -> String {
+        let mut chain = vec![self];
+        while let Some(c) = chain.last().and_then(|e| e.caused_by.as_deref()) {
+            chain.push(c);
+        }
+        let one = |e: &Error| {
+            let class = e.kind.java_class();
+            let simple = class.rsplit('.').next().unwrap_or(class);
+            let meta = |k: &str| e.metadata.iter().find(|(m, _)| m == k).map(|(_, v)| v);
+            let prefix = match (meta("index").and_then(Value::as_str), meta("index_uuid")) {
+                (Some(index), Some(Value::String(uuid))) => format!("[{index}/{uuid}] "),
+                _ => String::new(),
+            };
+            format!("{prefix}{simple}[{}]", e.reason)
+        };
+        let mut out = chain.iter().map(|e| one(e)).collect::<Vec<_>>().join("; nested: ");
+        if let [_, .., last] = chain.as_slice() {
+            out.push_str(&format!(";; {}: {}", last.kind.java_class(), last.reason));
+        }
+        out
     }
 
     /// The deepest OpenSearch exception in the cause chain (OpenSearch's guessRootCauses).

@@ -15,7 +15,7 @@ use tantivy::{DocSet, Term};
 
 /// The request's query: `q=` or the body's `query`.
 fn request_query(p: &Params, body: Option<&[u8]>) -> Result<Option<dsl::Query>> {
-    let node = super::search::body_node(body)?;
+    let node = super::search::leading_body(body)?;
     if let Some(q) = p.str("q") {
         return Ok(Some(crate::search::request::url_query(p, q)?));
     }

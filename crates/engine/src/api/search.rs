@@ -10,10 +10,15 @@ use crate::search::{self, SearchRequest, ShardTarget, TrackTotalHits};
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 
+/// A search body: malformed JSON is Jackson's own error, as OpenSearch's streaming parser
+/// meets it.
 pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
-    match super::indices::body_json(body)? {
-        None => Ok(None),
-        Some(_) => Ok(json::parse(body.unwrap_or_default())),
+    let Some(b) = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
+        return Ok(None);
+    };
+    match serde_json::from_slice::<serde::de::IgnoredAny>(b) {
+        Ok(_) => Ok(json::parse(b)),
+        Err(e) => Err(super::bulk::json_error(&e, b)),
     }
 }
 
@@ -236,10 +241,10 @@ fn render_with(
     Response::ok(&Value::Object(out))
 }
 
-/// `_count` reads the body's first JSON value (what follows is ignored, as OpenSearch's parser
-/// stops there); a malformed one is a `parsing_exception` "Failed to parse" at the last token
-/// read, caused by the JSON parser's own error.
-fn count_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+/// `_count`, `_explain` and `_validate/query` read the body's first JSON value (what follows is
+/// ignored, as OpenSearch's parser stops there); a malformed one is a `parsing_exception`
+/// "Failed to parse" at the last token read, caused by the JSON parser's own error.
+pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     let Some(b) = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
         return Ok(None);
     };
@@ -266,7 +271,7 @@ fn count_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
 }
 
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    let body = count_body(body)?;
+    let body = leading_body(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), true)?;
     req.size = 0;
     req.from = 0;

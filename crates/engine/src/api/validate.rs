@@ -3,31 +3,33 @@
 
 use super::{Params, Response};
 use crate::dsl::{self, json::J, Query as Ast};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
 use crate::query::{self, Context};
 use serde_json::{json, Value};
 
 /// The query of the request (`q=`, the body's `query`, else `match_all`), or why it is invalid.
-fn request_query(p: &Params, body: Option<&[u8]>) -> Result<std::result::Result<Ast, String>> {
-    let node = super::search::body_node(body)?;
+fn request_query(p: &Params, body: Option<&[u8]>) -> std::result::Result<Ast, Error> {
+    let node = super::search::leading_body(body)?;
     if let Some(q) = p.str("q") {
-        return Ok(crate::search::request::url_query(p, q).map_err(|e| e.reason));
+        return crate::search::request::url_query(p, q);
     }
     let mut ast = Ast::MatchAll { boost: 1.0 };
     if let Some(node) = node {
         for (k, _, v) in node.as_obj().unwrap_or_default() {
             match k.as_str() {
-                "query" if matches!(v.v, J::Obj(_)) => match dsl::parse_query(v) {
-                    Ok(q) => ast = q,
-                    Err(e) => return Ok(Err(e.reason)),
-                },
-                other => return Ok(Err(format!("request does not support [{other}]"))),
+                "query" if matches!(v.v, J::Obj(_)) => ast = dsl::parse_query(v)?,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::Parsing,
+                        format!("request does not support [{other}]"),
+                    ))
+                }
             }
         }
     }
-    Ok(Ok(ast))
+    Ok(ast)
 }
 
 /// A term as Lucene prints it: `field:text`.
@@ -94,12 +96,12 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     let explain = p.bool("explain", false)?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
-    let ast = match request_query(p, body)? {
+    let ast = match request_query(p, body) {
         Ok(a) => a,
-        Err(reason) => {
+        Err(e) => {
             let mut out = json!({"valid": false});
             if explain {
-                out["error"] = Value::from(reason);
+                out["error"] = Value::from(e.detailed_message());
             }
             return Ok(Response::ok(&out));
         }
@@ -121,7 +123,9 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
             }
             Err(e) => {
                 valid = false;
-                explanations.push(json!({"index": meta.name, "valid": false, "error": e.reason}))
+                explanations.push(
+                    json!({"index": meta.name, "valid": false, "error": e.detailed_message()}),
+                )
             }
         }
     }

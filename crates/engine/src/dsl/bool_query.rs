@@ -1,7 +1,10 @@
 //! `bool`: must / should / filter / must_not, minimum_should_match, boost.
 
 use super::json::{Node, J};
-use super::{error_pos, float, parse_query, x_content, MinimumShouldMatch, Query, DEFAULT_BOOST};
+use super::{
+    error_pos, object_parser_float, parse_query, x_content, MinimumShouldMatch, Query,
+    DEFAULT_BOOST,
+};
 use crate::error::Result;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +33,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             "filter" => &mut q.filter,
             "must_not" | "mustNot" => &mut q.must_not,
             "boost" => {
-                q.boost = float("bool", k, v)?;
+                q.boost = object_parser_float("bool", k, v)?;
                 continue;
             }
             "minimum_should_match" | "minimumShouldMatch" => {

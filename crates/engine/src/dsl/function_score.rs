@@ -5,7 +5,7 @@
 //! checked when the query is built for a shard, as OpenSearch does.
 
 use super::json::{Node, Pos, J};
-use super::{parse_query, parsing, Query, DEFAULT_BOOST};
+use super::{double, float, parse_query, parsing, Query, DEFAULT_BOOST};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -249,33 +249,6 @@ fn multi_value_mode(v: &str) -> Result<MultiValueMode> {
     })
 }
 
-/// A value read as Jackson's `floatValue()` reads it: numbers, and numeric strings.
-fn float_value(v: &Node) -> Result<f32> {
-    let text = v.text().unwrap_or_default();
-    match &v.v {
-        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
-        _ => text.trim().parse::<f32>().map_err(|_| {
-            Error::new(
-                crate::error::ErrorKind::NumberFormat,
-                format!("For input string: \"{text}\""),
-            )
-        }),
-    }
-}
-
-fn double_value(v: &Node) -> Result<f64> {
-    let text = v.text().unwrap_or_default();
-    match &v.v {
-        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0)),
-        _ => text.trim().parse::<f64>().map_err(|_| {
-            Error::new(
-                crate::error::ErrorKind::NumberFormat,
-                format!("For input string: \"{text}\""),
-            )
-        }),
-    }
-}
-
 fn check_weight(w: f32) -> Result<f32> {
     if w < 0.0 {
         return Err(Error::illegal_argument(
@@ -365,10 +338,10 @@ pub fn parse(body: &Node) -> Result<Query> {
             _ => match k.as_str() {
                 "score_mode" => score_mode_v = score_mode(&v.text().unwrap_or_default())?,
                 "boost_mode" => boost_mode_v = Some(boost_mode(&v.text().unwrap_or_default())?),
-                "max_boost" => max_boost = float_value(v)?,
-                "boost" => boost = float_value(v)?,
+                "max_boost" => max_boost = float(NAME, k, v)?,
+                "boost" => boost = float(NAME, k, v)?,
                 "_name" => {}
-                "min_score" => min_score = Some(float_value(v)?),
+                "min_score" => min_score = Some(float(NAME, k, v)?),
                 _ => {
                     if let Some(first) = &single {
                         return Err(already_found(first, k, v.pos));
@@ -390,7 +363,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                         filter: None,
                         filter_name: None,
                         function: ScoreFunction::Weight,
-                        weight: Some(check_weight(float_value(v)?)?),
+                        weight: Some(check_weight(float(NAME, k, v)?)?),
                         name: None,
                     });
                 }
@@ -461,7 +434,7 @@ fn parse_entry(item: &Node) -> Result<FilterFunction> {
             }
             J::Arr(_) => {}
             _ => match k.as_str() {
-                "weight" => weight = Some(check_weight(float_value(v)?)?),
+                "weight" => weight = Some(check_weight(float(NAME, k, v)?)?),
                 "_name" => name = v.text(),
                 _ => {
                     return Err(parsing(
@@ -530,9 +503,9 @@ fn parse_field_value_factor(body: &Node) -> Result<ScoreFunction> {
             }
             _ => match k.as_str() {
                 "field" => field = v.text(),
-                "factor" => factor = float_value(v)?,
+                "factor" => factor = float(NAME, k, v)?,
                 "modifier" => modifier_v = modifier(&v.text().unwrap_or_default())?,
-                "missing" => missing = Some(double_value(v)?),
+                "missing" => missing = Some(double(NAME, k, v)?),
                 _ => {
                     return Err(parsing(
                         format!("field_value_factor query does not support [{k}]"),

@@ -1,7 +1,7 @@
 //! `ids`: documents by `_id`.
 
 use super::json::{Node, J};
-use super::{float, parsing, Query, DEFAULT_BOOST};
+use super::{parsing, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -27,7 +27,10 @@ pub fn parse(body: &Node) -> Result<Query> {
                     ))
                 }
             },
-            "boost" => boost = float("ids", k, v)?,
+            "boost" => {
+                boost = super::object_parser_float("ids", k, v)
+                    .map_err(|e| super::as_parsing(e, v.pos))?
+            }
             "_name" | "types" => {}
             _ => {
                 return Err(super::x_content(

@@ -1,7 +1,8 @@
-//! A JSON tree that remembers where each token started (line and column, 1-based, as Jackson
-//! reports them), so DSL errors carry OpenSearch's `line`/`col` and `[l:c]` prefixes. Bodies are
-//! validated by serde first; this parser only has to walk well-formed input.
+//! A JSON tree that remembers where each token started (line and byte column, 1-based, as
+//! Jackson reports them), so DSL errors carry OpenSearch's `line`/`col` and `[l:c]` prefixes.
+//! Bodies are validated by serde first; this parser only has to walk well-formed input.
 
+use crate::util::json_cursor::Cursor;
 use serde_json::{Number, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -91,128 +92,102 @@ impl Node {
 
 /// Parses well-formed JSON text (validated beforehand). `None` if it is not.
 pub fn parse(bytes: &[u8]) -> Option<Node> {
-    let mut p = Parser {
-        b: bytes,
-        i: 0,
-        line: 1,
-        line_start: 0,
-    };
-    p.ws();
-    let n = p.value()?;
-    Some(n)
+    let mut p = Parser(Cursor::new(bytes));
+    p.0.skip_ws();
+    p.value()
 }
 
-struct Parser<'a> {
-    b: &'a [u8],
-    i: usize,
-    line: usize,
-    line_start: usize,
-}
+struct Parser<'a>(Cursor<'a>);
 
 impl Parser<'_> {
     fn pos(&self) -> Pos {
-        // Columns count characters, not bytes.
-        let col = std::str::from_utf8(&self.b[self.line_start..self.i])
-            .map(|s| s.chars().count())
-            .unwrap_or(self.i - self.line_start);
-        Pos {
-            line: self.line,
-            col: col + 1,
-        }
+        let (line, col) = self.0.location();
+        Pos { line, col }
     }
 
-    fn ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            match c {
-                b'\n' => {
-                    self.i += 1;
-                    self.line += 1;
-                    self.line_start = self.i;
-                }
-                b' ' | b'\t' | b'\r' => self.i += 1,
-                _ => break,
-            }
+    /// Steps over `c` if it is next.
+    fn eat(&mut self, c: u8) -> bool {
+        let hit = self.0.peek() == Some(c);
+        if hit {
+            self.0.i += 1;
         }
+        hit
     }
 
     fn value(&mut self) -> Option<Node> {
         let pos = self.pos();
-        let c = *self.b.get(self.i)?;
-        let v = match c {
+        let v = match self.0.peek()? {
             b'{' => {
-                self.i += 1;
+                self.0.i += 1;
                 let mut entries = Vec::new();
                 loop {
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b'}') {
+                    self.0.skip_ws();
+                    if self.0.peek() == Some(b'}') {
                         let end = self.pos();
-                        self.i += 1;
+                        self.0.i += 1;
                         return Some(Node {
                             v: J::Obj(entries),
                             pos,
                             end,
                         });
                     }
-                    if self.b.get(self.i) == Some(&b',') {
-                        self.i += 1;
-                        self.ws();
+                    if self.eat(b',') {
+                        self.0.skip_ws();
                     }
                     let kpos = self.pos();
                     let key = self.string()?;
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b':') {
+                    self.0.skip_ws();
+                    if !self.eat(b':') {
                         return None;
                     }
-                    self.i += 1;
-                    self.ws();
+                    self.0.skip_ws();
                     let v = self.value()?;
                     entries.push((key, kpos, v));
                 }
             }
             b'[' => {
-                self.i += 1;
+                self.0.i += 1;
                 let mut items = Vec::new();
                 loop {
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b']') {
+                    self.0.skip_ws();
+                    if self.0.peek() == Some(b']') {
                         let end = self.pos();
-                        self.i += 1;
+                        self.0.i += 1;
                         return Some(Node {
                             v: J::Arr(items),
                             pos,
                             end,
                         });
                     }
-                    if self.b.get(self.i) == Some(&b',') {
-                        self.i += 1;
-                        self.ws();
+                    if self.eat(b',') {
+                        self.0.skip_ws();
                     }
                     items.push(self.value()?);
                 }
             }
             b'"' => J::Str(self.string()?),
             b't' => {
-                self.i += 4;
+                self.0.i += 4;
                 J::Bool(true)
             }
             b'f' => {
-                self.i += 5;
+                self.0.i += 5;
                 J::Bool(false)
             }
             b'n' => {
-                self.i += 4;
+                self.0.i += 4;
                 J::Null
             }
             _ => {
-                let start = self.i;
-                while let Some(&c) = self.b.get(self.i) {
+                let start = self.0.i;
+                while let Some(c) = self.0.peek() {
                     if c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E') {
-                        self.i += 1;
+                        self.0.i += 1;
                     } else {
                         break;
                     }
                 }
-                let text = std::str::from_utf8(&self.b[start..self.i]).ok()?;
+                let text = std::str::from_utf8(&self.0.b[start..self.0.i]).ok()?;
                 match serde_json::from_str::<Value>(text).ok()? {
                     Value::Number(n) => J::Num(n),
                     _ => return None,
@@ -223,23 +198,10 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Option<String> {
-        if self.b.get(self.i) != Some(&b'"') {
+        if self.0.peek() != Some(b'"') {
             return None;
         }
-        let start = self.i;
-        self.i += 1;
-        while let Some(&c) = self.b.get(self.i) {
-            match c {
-                b'\\' => self.i += 2,
-                b'"' => {
-                    self.i += 1;
-                    let raw = std::str::from_utf8(&self.b[start..self.i]).ok()?;
-                    return serde_json::from_str(raw).ok();
-                }
-                _ => self.i += 1,
-            }
-        }
-        None
+        serde_json::from_slice(self.0.skip_string()?).ok()
     }
 }
 
@@ -259,5 +221,8 @@ mod tests {
         let n = parse(b"{\n  \"a\": [1, \"x\"]\n}").unwrap();
         assert_eq!(n.get("a").unwrap().pos, Pos { line: 2, col: 8 });
         assert_eq!(n.to_value(), serde_json::json!({"a": [1, "x"]}));
+        // OpenSearch reads bodies as bytes: `é` is two columns wide.
+        let n = parse("{\"é\": {}}".as_bytes()).unwrap();
+        assert_eq!(n.get("é").unwrap().pos, Pos { line: 1, col: 8 });
     }
 }

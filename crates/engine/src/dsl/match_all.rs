@@ -1,14 +1,17 @@
 //! `match_all`: every document, scored `boost`.
 
 use super::json::Node;
-use super::{float, unsupported, Query, DEFAULT_BOOST};
+use super::{unsupported, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
     let mut boost = DEFAULT_BOOST;
     for (k, _, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
-            "boost" => boost = float("match_all", k, v)?,
+            "boost" => {
+                boost = super::object_parser_float("match_all", k, v)
+                    .map_err(|e| super::as_parsing(e, v.pos))?
+            }
             "_name" => {}
             _ => return Err(unsupported("match_all", k, v.pos)),
         }

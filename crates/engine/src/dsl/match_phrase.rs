@@ -40,7 +40,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                 match k.as_str() {
                     "query" => q.query = x.to_value(),
                     "slop" => {
-                        let s = super::match_phrase_prefix::int(x)?;
+                        let s = super::int("match_phrase", k, x)?;
                         if s < 0 {
                             return Err(Error::illegal_argument("No negative slop allowed."));
                         }

@@ -5,29 +5,10 @@ use super::json::{Node, J};
 use super::match_phrase::MatchPhraseQuery;
 use super::match_query::ZeroTerms;
 use super::{float, single_field, string, unsupported, Query, DEFAULT_BOOST};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use serde_json::Value;
 
 pub const DEFAULT_MAX_EXPANSIONS: u32 = 50;
-
-/// An int read as OpenSearch's phrase builders read it: a bad value is a bare
-/// `number_format_exception`.
-pub(super) fn int(node: &Node) -> Result<i64> {
-    let bad = |s: String| {
-        Error::new(
-            ErrorKind::NumberFormat,
-            format!("For input string: \"{s}\""),
-        )
-    };
-    match &node.v {
-        J::Num(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().map(|f| f as i64))
-            .ok_or_else(|| bad(n.to_string())),
-        J::Str(s) => s.trim().parse::<i64>().map_err(|_| bad(s.clone())),
-        _ => Err(bad(node.text().unwrap_or_default())),
-    }
-}
 
 pub fn parse(body: &Node) -> Result<Query> {
     const NAME: &str = "match_phrase_prefix";
@@ -52,14 +33,14 @@ pub fn parse(body: &Node) -> Result<Query> {
                 match k.as_str() {
                     "query" => q.query = x.to_value(),
                     "slop" => {
-                        let s = int(x)?;
+                        let s = super::int(NAME, k, x)?;
                         if s < 0 {
                             return Err(Error::illegal_argument("No negative slop allowed."));
                         }
                         q.slop = s as u32;
                     }
                     "max_expansions" => {
-                        let m = int(x)?;
+                        let m = super::int(NAME, k, x)?;
                         if m < 0 {
                             return Err(Error::illegal_argument(
                                 "No negative maxExpansions allowed.",

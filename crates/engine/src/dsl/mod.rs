@@ -237,40 +237,114 @@ pub fn unsupported(name: &str, key: &str, pos: Pos) -> Error {
     parsing(format!("[{name}] query does not support [{key}]"), pos)
 }
 
-/// A float parameter (boost, tie_breaker): numbers or numeric strings.
-pub fn float(query: &str, key: &str, node: &Node) -> Result<f32> {
-    let bad = |input: String| {
-        let reason = format!("{} [{query}] failed to parse field [{key}]", node.pos);
-        parsing(reason.clone(), node.pos).caused_by(
-            Error::new(ErrorKind::XContentParse, reason).caused_by(Error::new(
+/// Why a value is not a number, as OpenSearch's hand-written parsers (most queries, the search
+/// body, suggesters) find out through `parser.floatValue()`/`intValue()`: a string fails Java's
+/// number parsing, a boolean or null reaches Jackson's numeric accessors, which refuse it at the
+/// token's end. Objects and arrays keep the object-parser wording.
+fn not_a_number(query: &str, key: &str, node: &Node) -> Error {
+    let literal = match node.v {
+        J::Str(ref s) => {
+            return Error::new(
                 ErrorKind::NumberFormat,
-                format!("For input string: \"{input}\""),
-            )),
-        )
+                format!("For input string: \"{s}\""),
+            )
+        }
+        J::Bool(true) => Some(("VALUE_TRUE", 4)),
+        J::Bool(false) => Some(("VALUE_FALSE", 5)),
+        J::Null => Some(("VALUE_NULL", 4)),
+        _ => None,
     };
-    match &node.v {
-        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
-        J::Str(s) => s.trim().parse::<f32>().map_err(|_| bad(s.clone())),
-        _ => Err(bad(node.text().unwrap_or_default())),
+    match literal {
+        Some((token, len)) => Error::new(
+            ErrorKind::JsonParse,
+            crate::util::json_syntax::located(
+                &format!(
+                    "Current token ({token}) not numeric, can not use numeric value accessors"
+                ),
+                node.pos.line,
+                node.pos.col + len,
+            ),
+        ),
+        None => {
+            let reason = format!("{} [{query}] failed to parse field [{key}]", node.pos);
+            parsing(reason.clone(), node.pos).caused_by(
+                Error::new(ErrorKind::XContentParse, reason).caused_by(Error::new(
+                    ErrorKind::NumberFormat,
+                    "For input string: \"\"",
+                )),
+            )
+        }
     }
 }
 
-/// An int parameter (slop).
-pub fn int(query: &str, key: &str, node: &Node) -> Result<i64> {
-    let bad = |input: String| {
-        let reason = format!("{} [{query}] failed to parse field [{key}]", node.pos);
-        parsing(reason.clone(), node.pos).caused_by(
-            Error::new(ErrorKind::XContentParse, reason).caused_by(Error::new(
-                ErrorKind::NumberFormat,
-                format!("For input string: \"{input}\""),
-            )),
-        )
-    };
+/// A float parameter (boost, tie_breaker) of a hand-written parser: numbers or numeric strings.
+pub fn float(query: &str, key: &str, node: &Node) -> Result<f32> {
     match &node.v {
-        J::Num(n) => n.as_i64().ok_or_else(|| bad(n.to_string())),
-        J::Str(s) => s.trim().parse::<i64>().map_err(|_| bad(s.clone())),
-        _ => Err(bad(node.text().unwrap_or_default())),
+        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
+        J::Str(s) => s
+            .trim()
+            .parse::<f32>()
+            .map_err(|_| not_a_number(query, key, node)),
+        _ => Err(not_a_number(query, key, node)),
     }
+}
+
+/// A double parameter (a function's `missing`) of a hand-written parser.
+pub fn double(query: &str, key: &str, node: &Node) -> Result<f64> {
+    match &node.v {
+        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0)),
+        J::Str(s) => s
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| not_a_number(query, key, node)),
+        _ => Err(not_a_number(query, key, node)),
+    }
+}
+
+/// An int parameter (slop, size) of a hand-written parser. Fractions are truncated and strings
+/// are read as a double first, as OpenSearch's `intValue(coerce)` does.
+pub fn int(query: &str, key: &str, node: &Node) -> Result<i64> {
+    match &node.v {
+        J::Num(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().map(|f| f as i64))
+            .ok_or_else(|| not_a_number(query, key, node)),
+        J::Str(s) => match s.trim().parse::<f64>() {
+            Ok(d) if d.is_finite() => Ok(d as i64),
+            _ => Err(not_a_number(query, key, node)),
+        },
+        _ => Err(not_a_number(query, key, node)),
+    }
+}
+
+/// A float field of a query OpenSearch declares with an `ObjectParser` (`match_all`, `ids`,
+/// `bool`): strings must parse, other scalars are refused by type, both as
+/// `[l:c] [query] …` x_content errors.
+pub fn object_parser_float(query: &str, key: &str, node: &Node) -> Result<f32> {
+    let reason = match &node.v {
+        J::Num(n) => return Ok(n.as_f64().unwrap_or(0.0) as f32),
+        J::Str(s) => match s.trim().parse::<f32>() {
+            Ok(f) => return Ok(f),
+            Err(_) => {
+                let reason = format!("[{query}] failed to parse field [{key}]");
+                return Err(x_content(reason, node.pos).caused_by(Error::new(
+                    ErrorKind::NumberFormat,
+                    format!("For input string: \"{s}\""),
+                )));
+            }
+        },
+        _ => format!(
+            "[{query}] {key} doesn't support values of type: {}",
+            node.token()
+        ),
+    };
+    Err(x_content(reason, node.pos))
+}
+
+/// How `match_all` and `ids` surface their `ObjectParser` errors: a `parsing_exception` with the
+/// same text at the value, caused by the original.
+pub fn as_parsing(e: Error, pos: Pos) -> Error {
+    parsing(e.reason.clone(), pos).caused_by(e)
 }
 
 /// A boolean parameter: `true`/`false` or their strings.

@@ -122,7 +122,17 @@ fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
             ));
         };
         for (k, _, x) in entries {
-            out.push((k.clone(), dsl::float("search", "indices_boost", x)?));
+            // Only a number token; even a numeric string is refused.
+            let J::Num(n) = &x.v else {
+                return Err(parsing(
+                    format!(
+                        "Expected [VALUE_NUMBER] in [indices_boost] but found [{}]",
+                        x.token()
+                    ),
+                    x.pos,
+                ));
+            };
+            out.push((k.clone(), n.as_f64().unwrap_or(0.0) as f32));
         }
     }
     Ok(out)

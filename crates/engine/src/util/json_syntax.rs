@@ -3,6 +3,8 @@
 //! scanner only runs on bodies that failed, to describe the first error the way Jackson would.
 
 /// Jackson's location suffix; OpenSearch disables source snippets in locations.
+use super::json_cursor::Cursor;
+
 const SOURCE: &str = "[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,31 +42,24 @@ struct Frame {
 }
 
 struct Scanner<'a> {
-    b: &'a [u8],
-    i: usize,
-    line: usize,
-    line_start: usize,
+    c: Cursor<'a>,
     last_token: (usize, usize),
     stack: Vec<Frame>,
     top_field: Option<String>,
 }
 
 impl Scanner<'_> {
-    fn col_at(&self, i: usize) -> (usize, usize) {
-        (self.line, i - self.line_start + 1)
-    }
-
     fn fail(&self, eof: bool, msg: String, at: (usize, usize)) -> SyntaxError {
         SyntaxError {
             eof,
-            message: format!("{msg}\n at {SOURCE}; line: {}, column: {}]", at.0, at.1),
+            message: located(&msg, at.0, at.1),
             last_token: self.last_token,
             top_field: self.top_field.clone(),
         }
     }
 
     fn eof(&self, expect: Expect) -> SyntaxError {
-        let at = self.col_at(self.i);
+        let at = self.c.location();
         let frame = self.stack.last();
         let desc = |f: &Frame| if f.object { "Object" } else { "Array" };
         let msg = match (expect, frame) {
@@ -85,80 +80,53 @@ impl Scanner<'_> {
         self.fail(
             false,
             format!("Unexpected character ('{shown}' (code {c})): {what}"),
-            self.col_at(self.i),
+            self.c.location(),
         )
     }
 
-    fn skip_ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            match c {
-                b'\n' => {
-                    self.i += 1;
-                    self.line += 1;
-                    self.line_start = self.i;
-                }
-                b' ' | b'\t' | b'\r' => self.i += 1,
-                _ => break,
-            }
-        }
-    }
-
-    /// A string starting at `self.i` (the opening quote); `None` if the input ends inside it.
+    /// A string starting at the cursor (the opening quote); `None` if the input ends inside it.
     fn string(&mut self) -> Option<String> {
-        let start = self.i + 1;
-        let mut j = start;
-        while j < self.b.len() {
-            match self.b[j] {
-                b'\\' => j += 2,
-                b'"' => {
-                    let text = String::from_utf8_lossy(&self.b[start..j]).into_owned();
-                    self.i = j + 1;
-                    return Some(text);
-                }
-                _ => j += 1,
-            }
-        }
-        self.i = self.b.len();
-        None
+        let quoted = self.c.skip_string()?;
+        Some(String::from_utf8_lossy(&quoted[1..quoted.len() - 1]).into_owned())
     }
 
-    /// A bare word (number or literal) at `self.i`.
+    /// A bare word (number or literal) at the cursor.
     fn word(&mut self) -> &str {
-        let start = self.i;
-        while let Some(&c) = self.b.get(self.i) {
+        let start = self.c.i;
+        while let Some(c) = self.c.peek() {
             if c.is_ascii_whitespace()
                 || matches!(c, b',' | b']' | b'}' | b'[' | b'{' | b':' | b'"')
             {
                 break;
             }
-            self.i += 1;
+            self.c.i += 1;
         }
-        std::str::from_utf8(&self.b[start..self.i]).unwrap_or("")
+        std::str::from_utf8(&self.c.b[start..self.c.i]).unwrap_or("")
     }
 
     fn run(&mut self) -> Option<SyntaxError> {
         let mut expect = Expect::Value;
         let mut root_done = false;
         loop {
-            self.skip_ws();
-            let Some(&c) = self.b.get(self.i) else {
+            self.c.skip_ws();
+            let Some(&c) = self.c.b.get(self.c.i) else {
                 if root_done && self.stack.is_empty() {
                     return None;
                 }
                 return Some(self.eof(expect));
             };
-            let token_at = self.col_at(self.i);
+            let token_at = self.c.location();
             match expect {
                 Expect::Value | Expect::ValueOrEnd => {
                     if expect == Expect::ValueOrEnd && c == b']' {
-                        self.i += 1;
+                        self.c.i += 1;
                         self.last_token = token_at;
                         self.stack.pop();
                         expect = Expect::CommaOrEnd;
                     } else {
                         match c {
                             b'{' | b'[' => {
-                                self.i += 1;
+                                self.c.i += 1;
                                 self.last_token = token_at;
                                 self.stack.push(Frame {
                                     object: c == b'{',
@@ -177,7 +145,7 @@ impl Scanner<'_> {
                                     return Some(self.fail(
                                         true,
                                         "Unexpected end-of-input in VALUE_STRING".into(),
-                                        self.col_at(self.i),
+                                        self.c.location(),
                                     ));
                                 }
                                 self.last_token = token_at;
@@ -192,7 +160,7 @@ impl Scanner<'_> {
                                     return Some(self.fail(
                                         false,
                                         format!("Unrecognized token '{w}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"),
-                                        self.col_at(self.i),
+                                        self.c.location(),
                                     ));
                                 }
                                 self.last_token = token_at;
@@ -208,7 +176,7 @@ impl Scanner<'_> {
                 }
                 Expect::KeyOrEnd | Expect::Key => {
                     if expect == Expect::KeyOrEnd && c == b'}' {
-                        self.i += 1;
+                        self.c.i += 1;
                         self.last_token = token_at;
                         self.stack.pop();
                         expect = Expect::CommaOrEnd;
@@ -227,7 +195,7 @@ impl Scanner<'_> {
                         return Some(self.fail(
                             true,
                             "Unexpected end-of-input in field name".into(),
-                            self.col_at(self.i),
+                            self.c.location(),
                         ));
                     };
                     self.last_token = token_at;
@@ -237,7 +205,7 @@ impl Scanner<'_> {
                         return Some(self.fail(
                             false,
                             format!("Duplicate field '{key}'"),
-                            self.col_at(self.i),
+                            self.c.location(),
                         ));
                     }
                     frame.keys.push(key.clone());
@@ -253,7 +221,7 @@ impl Scanner<'_> {
                             "was expecting a colon to separate field name and value",
                         ));
                     }
-                    self.i += 1;
+                    self.c.i += 1;
                     expect = Expect::Value;
                 }
                 Expect::CommaOrEnd => {
@@ -264,14 +232,14 @@ impl Scanner<'_> {
                         (b']', "Array")
                     };
                     if c == b',' {
-                        self.i += 1;
+                        self.c.i += 1;
                         expect = if frame.object {
                             Expect::Key
                         } else {
                             Expect::Value
                         };
                     } else if c == close {
-                        self.i += 1;
+                        self.c.i += 1;
                         self.last_token = token_at;
                         self.stack.pop();
                         if self.stack.is_empty() {
@@ -288,14 +256,16 @@ impl Scanner<'_> {
     }
 }
 
+/// `message` located as Jackson locates it (`\n at [Source: …; line: L, column: C]`).
+pub fn located(message: &str, line: usize, column: usize) -> String {
+    format!("{message}\n at {SOURCE}; line: {line}, column: {column}]")
+}
+
 /// The first syntax error in `body` as Jackson reports it, or `None` if it finds none (serde
 /// failed for another reason, e.g. a number out of range).
 pub fn describe(body: &[u8]) -> Option<SyntaxError> {
     let mut s = Scanner {
-        b: body,
-        i: 0,
-        line: 1,
-        line_start: 0,
+        c: Cursor::new(body),
         last_token: (1, 1),
         stack: Vec::new(),
         top_field: None,
