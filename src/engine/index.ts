@@ -12,7 +12,7 @@ interface NativeResponse {
 interface NativeEngine {
   readonly nodeId: string;
   readonly clusterUuid: string;
-  execute(action: string, params: Buffer, body?: Buffer | null): Promise<NativeResponse>;
+  execute(action: string, params: string, body?: Buffer | null): Promise<NativeResponse>;
   close(): Promise<void>;
 }
 
@@ -44,6 +44,10 @@ export interface EngineResponse {
 /** Parameters handed to the engine: path and query values as strings. */
 export type EngineParams = Record<string, string>;
 
+function rethrowEngineError(e: unknown): never {
+  throw fromEngineError(e);
+}
+
 export class Engine {
   private constructor(private readonly inner: NativeEngine) {}
 
@@ -70,11 +74,12 @@ export class Engine {
     return this.inner.clusterUuid;
   }
 
-  async execute(action: string, params: EngineParams, body?: Buffer): Promise<EngineResponse> {
+  execute(action: string, params: EngineParams, body?: Buffer): Promise<EngineResponse> {
     try {
-      return await this.inner.execute(action, Buffer.from(JSON.stringify(params)), body ?? null);
+      return this.inner.execute(action, JSON.stringify(params), body ?? null).then(undefined, rethrowEngineError);
     } catch (e) {
-      throw fromEngineError(e);
+      // Argument decoding fails synchronously.
+      return Promise.reject(fromEngineError(e));
     }
   }
 

@@ -33,8 +33,9 @@ export interface ActionSpec {
   readonly prettyByDefault?: boolean;
   /** `text` for _cat tables (plain text unless format=json). */
   readonly output?: 'json' | 'text';
-  /** A TS-side implementation, for the few actions the engine does not answer. */
-  readonly run?: (request: ActionRequest, node: NodeContext) => Promise<EngineResponse>;
+  /** A TS-side implementation, for the few actions the engine does not answer. An answer known
+   * at once is returned as it is (no promise, so it is sent before the handler returns). */
+  readonly run?: (request: ActionRequest, node: NodeContext) => EngineResponse | Promise<EngineResponse>;
 }
 
 export function route(method: HttpMethod, path: string): Route {

@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionRequest, ActionSpec } from './action';
 import type { NodeContext } from '../node-context';
-import type { EngineParams } from '../engine';
+import type { EngineParams, EngineResponse } from '../engine';
+import type { Task } from '../tasks/task-manager';
 import { authenticate } from '../security/authenticate';
 import { authorize } from '../security/authorize';
 import { bodyOf, hasUnreadBody, rawBody } from './raw-body';
@@ -11,8 +12,6 @@ import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
 import { shapeResponse } from './pretty';
 import { renderError } from './render-error';
-
-const SMALL_BODY = 8 * 1024;
 
 const UNIVERSAL = ['pretty', 'human', 'error_trace', 'filter_path'] as const;
 
@@ -48,12 +47,42 @@ function acceptedContentType(header: string): boolean {
   return ACCEPTED_MEDIA_TYPES.has(media);
 }
 
+/**
+ * What a TS-side action sees. A class, not an object literal with a `signal` getter: V8 gives
+ * every such literal its own hidden class (a fresh closure in a fresh accessor pair), which
+ * made each request allocate maps in old space and tripled the scavenger's work on `GET /`.
+ */
+class PipelineRequest implements ActionRequest {
+  constructor(
+    readonly params: EngineParams,
+    readonly body: Buffer | undefined,
+    readonly pretty: boolean,
+    private readonly task: Task,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.task.signal;
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
+const TEXT_TYPE = 'text/plain; charset=UTF-8';
+
+function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, errorTrace: boolean, pretty: boolean): void {
+  const { status, body, headers } = renderError(err, { errorTrace, pretty });
+  reply.code(status).headers(headers).header('content-type', JSON_TYPE);
+  reply.send(request.method === 'HEAD' ? undefined : body);
+}
+
 export function registerAction(app: FastifyInstance, node: NodeContext, spec: ActionSpec): void {
   const accepted = new Set<string>([...spec.params, ...UNIVERSAL]);
   const engineAction = spec.engineAction ?? spec.action;
   const limit = node.config.http.maxContentLength;
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  // The handler stays synchronous up to the engine call and settles through one `then`: an
+  // async handler would cost fastify a promise wrapper and each `await` a microtask turn, per
+  // request. Answers that need no engine (`GET /`) are sent before the handler returns.
+  const handler = (request: FastifyRequest, reply: FastifyReply): void => {
     const query = queryParams(request);
     let errorTrace = false;
     let pretty = false;
@@ -61,11 +90,11 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
       pretty = query.pretty !== undefined ? parseBoolParam('pretty', query.pretty) : spec.prettyByDefault === true;
       // 1. parse
-      const unknown = Object.keys(query).filter((k) => !accepted.has(k));
-      if (unknown.length > 0) {
-        throw unrecognizedParameters(pathOf(request), unknown, [...accepted]);
+      for (const k in query) {
+        if (!accepted.has(k)) {
+          throw unrecognizedParameters(pathOf(request), Object.keys(query).filter((q) => !accepted.has(q)), [...accepted]);
+        }
       }
-      const filterPath = query.filter_path;
       const params: EngineParams = {};
       for (const k in query) {
         if (k !== 'pretty' && k !== 'error_trace' && k !== 'filter_path') params[k] = query[k] as string;
@@ -74,9 +103,30 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       for (const k in pathParams) params[k] = pathParams[k] as string;
       if (spec.fixedParams !== undefined) Object.assign(params, spec.fixedParams);
       // Only GET and HEAD bodies need reading here; fastify has read the others already.
-      const body = Buffer.isBuffer(request.body) || !hasUnreadBody(request)
-        ? bodyOf(request)
-        : await rawBody(request, limit);
+      if (!Buffer.isBuffer(request.body) && hasUnreadBody(request)) {
+        rawBody(request, limit).then(
+          (body) => run(request, reply, query, params, body, errorTrace, pretty),
+          (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
+        );
+        return;
+      }
+      run(request, reply, query, params, bodyOf(request), errorTrace, pretty);
+    } catch (err) {
+      sendError(request, reply, err, errorTrace, pretty);
+    }
+  };
+
+  const run = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: Record<string, string>,
+    params: EngineParams,
+    body: Buffer | undefined,
+    errorTrace: boolean,
+    pretty: boolean,
+  ): void => {
+    let task: Task | undefined;
+    try {
       const contentType = request.headers['content-type'];
       if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
         throw unsupportedContentType(contentType);
@@ -86,45 +136,61 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
       // 4. the request is a task while it runs
       const opaque = request.headers['x-opaque-id'];
-      const task = node.tasks.register(spec.action, typeof opaque === 'string' ? opaque : undefined);
-      try {
-        // 5. execute
-        const actionRequest: ActionRequest = {
-          params,
-          body,
-          pretty,
-          get signal() {
-            return task.signal;
-          },
-        };
-        const result = spec.run
-          ? await spec.run(actionRequest, node)
-          : await node.engine.execute(engineAction, params, body);
-        // 6. respond
-        reply.code(result.status);
-        if (typeof opaque === 'string') reply.header('X-Opaque-Id', opaque);
-        if (result.location) reply.header('Location', result.location);
-        if (request.method === 'HEAD') {
-          reply.header('content-type', 'application/json; charset=UTF-8');
-          reply.header('content-length', String(result.body.length));
-          return reply.send();
-        }
-        const isText = spec.output === 'text' && params.format !== 'json';
-        reply.header('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8');
-        const preShaped = spec.prettyByDefault === true && filterPath === undefined;
-        const shaped = isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath });
-        // Node writes a string body in the same packet as the headers but a Buffer in a second
-        // write; small bodies (most answers) go as strings.
-        return reply.send(shaped.length <= SMALL_BODY ? shaped.toString('utf8') : shaped);
-      } finally {
-        // 7. done
-        node.tasks.unregister(task);
+      const opaqueId = typeof opaque === 'string' ? opaque : undefined;
+      const t = node.tasks.register(spec.action, opaqueId);
+      task = t;
+      // 5. execute
+      const result = spec.run ? spec.run(new PipelineRequest(params, body, pretty, t), node) : node.engine.execute(engineAction, params, body);
+      if (!(result instanceof Promise)) {
+        node.tasks.unregister(t);
+        respond(request, reply, result, query, params, opaqueId, pretty);
+        return;
       }
+      result.then(
+        (r) => {
+          node.tasks.unregister(t);
+          try {
+            respond(request, reply, r, query, params, opaqueId, pretty);
+          } catch (err) {
+            sendError(request, reply, err, errorTrace, pretty);
+          }
+        },
+        (err: unknown) => {
+          node.tasks.unregister(t);
+          sendError(request, reply, err, errorTrace, pretty);
+        },
+      );
     } catch (err) {
-      const { status, body, headers } = renderError(err, { errorTrace, pretty });
-      reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8');
-      return reply.send(request.method === 'HEAD' ? undefined : body);
+      // 7. done (the task, if registered, ends with its error)
+      if (task !== undefined) node.tasks.unregister(task);
+      sendError(request, reply, err, errorTrace, pretty);
     }
+  };
+
+  // 6. respond: the engine's bytes as they are, shaped only when filter_path or pretty asks.
+  const respond = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: EngineResponse,
+    query: Record<string, string>,
+    params: EngineParams,
+    opaqueId: string | undefined,
+    pretty: boolean,
+  ): void => {
+    reply.code(result.status);
+    if (opaqueId !== undefined) reply.header('X-Opaque-Id', opaqueId);
+    if (result.location) reply.header('Location', result.location);
+    if (request.method === 'HEAD') {
+      reply.header('content-type', JSON_TYPE);
+      reply.header('content-length', String(result.body.length));
+      reply.send();
+      return;
+    }
+    const isText = spec.output === 'text' && params.format !== 'json';
+    reply.header('content-type', isText ? TEXT_TYPE : JSON_TYPE);
+    const filterPath = query.filter_path;
+    const preShaped = spec.prettyByDefault === true && filterPath === undefined;
+    reply.send(isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath }));
   };
 
   for (const r of spec.routes) {

@@ -19,9 +19,10 @@ export declare class Engine {
   get clusterUuid(): string
   /**
    * Runs one action. `params` is a JSON object of path and query parameters; `body` the raw
-   * request body. Resolves on the engine's pool.
+   * request body. The job goes straight to the engine's pool (one hand-off), and its promise
+   * settles from there with one call into the JS thread.
    */
-  execute(action: string, params: Buffer, body?: Buffer | undefined | null): Promise<EngineResponse>
+  execute(action: string, params: string, body?: Buffer | undefined | null): Promise<EngineResponse>
   /** Commits every shard and stops background work (graceful shutdown). */
   close(): Promise<void>
 }

@@ -2,10 +2,16 @@
 //! the JS thread or libuv's pool), and hands back `{ status, body }` with the body as a Buffer.
 //! Engine errors become JS errors whose message is the OpenSearch cause as JSON.
 
+mod completion;
+
+use completion::{Completer, Outcome};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use quarry_engine::{Node, NodeConfig, Params};
 use std::sync::Arc;
+
+/// The `code` of engine errors, by which the TS layer tells them from its own.
+pub(crate) const ENGINE_ERROR_CODE: &str = "QuarryEngineError";
 
 #[napi(object)]
 pub struct EngineResponse {
@@ -18,6 +24,7 @@ pub struct EngineResponse {
 #[napi]
 pub struct Engine {
     node: Arc<Node>,
+    completer: Completer,
 }
 
 fn engine_error(e: &quarry_engine::Error) -> Error {
@@ -29,10 +36,11 @@ impl Engine {
     /// Opens the node's data directory. `config` is JSON: `{data_path, node_name, cluster_name,
     /// auto_create_index}`.
     #[napi(factory)]
-    pub fn open(config: Buffer) -> Result<Engine> {
+    pub fn open(env: &Env, config: Buffer) -> Result<Engine> {
         let cfg: NodeConfig = serde_json_from(&config)?;
         let node = Node::open(cfg).map_err(|e| engine_error(&e))?;
-        Ok(Engine { node })
+        let completer = Completer::new(env)?;
+        Ok(Engine { node, completer })
     }
 
     #[napi(getter)]
@@ -46,34 +54,36 @@ impl Engine {
     }
 
     /// Runs one action. `params` is a JSON object of path and query parameters; `body` the raw
-    /// request body. Resolves on the engine's pool.
+    /// request body. The job goes straight to the engine's pool (one hand-off), and its promise
+    /// settles from there with one call into the JS thread.
     #[napi(ts_return_type = "Promise<EngineResponse>")]
     pub fn execute<'env>(
         &self,
         env: &'env Env,
         action: String,
-        params: Buffer,
+        params: String,
         body: Option<Buffer>,
     ) -> Result<Object<'env>> {
-        let params = Params::from_json(&params).map_err(|e| engine_error(&e))?;
         // The body Buffer itself goes to the pool (no copy of multi-megabyte bulks on the JS
-        // thread): request bodies are never written to by the HTTP layer once read, and napi-rs
-        // releases the reference on the JS thread when the job drops it.
-        let (deferred, promise) = env.create_deferred::<EngineResponse, _>()?;
+        // thread): request bodies are never written to by the HTTP layer once read. It comes
+        // back with the outcome, to be released on the JS thread.
+        let (pending, promise) = self.completer.begin(env)?;
         let node = self.node.clone();
         let is_write = quarry_engine::api::is_write(&action);
         let job = move || {
-            let result = quarry_engine::execute(&node, &action, &params, body.as_deref());
-            match result {
-                Ok(r) => deferred.resolve(move |_| {
-                    Ok(EngineResponse {
-                        status: r.status as u32,
-                        body: r.body.into(),
-                        location: r.location,
-                    })
-                }),
-                Err(e) => deferred.reject(engine_error(&e)),
-            }
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let params = Params::from_json(params.as_bytes())?;
+                quarry_engine::execute(&node, &action, &params, body.as_deref())
+            }))
+            .unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_string());
+                Err(quarry_engine::Error::internal(what))
+            });
+            pending.settle(Outcome { result, keep: body });
         };
         if is_write {
             self.node.write_pool().spawn(job);

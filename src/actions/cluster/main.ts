@@ -9,7 +9,7 @@ export const clusterMain: ActionSpec = {
   routes: [route('GET', '/'), route('HEAD', '/')],
   params: [],
   prettyByDefault: true,
-  run: (request, node) => Promise.resolve({ status: 200, body: mainBody(node, request.pretty) }),
+  run: (request, node) => ({ status: 200, body: mainBody(node, request.pretty) }),
 };
 
 // Built once per node, compact and pretty: the answer never changes while the process runs.
