@@ -79,9 +79,15 @@ impl Params {
 
     /// `ignore_unavailable`, `allow_no_indices`, `expand_wildcards` over the API's defaults.
     pub fn indices_options(&self, mut defaults: IndicesOptions) -> Result<IndicesOptions> {
-        defaults.ignore_unavailable =
-            self.bool("ignore_unavailable", defaults.ignore_unavailable)?;
-        defaults.allow_no_indices = self.bool("allow_no_indices", defaults.allow_no_indices)?;
+        // IndicesOptions reads these as node booleans, which name the setting first.
+        let named = |key: &str, default: bool| {
+            self.bool(key, default).map_err(|e| {
+                Error::illegal_argument(format!("Could not convert [{key}] to boolean"))
+                    .caused_by(e)
+            })
+        };
+        defaults.ignore_unavailable = named("ignore_unavailable", defaults.ignore_unavailable)?;
+        defaults.allow_no_indices = named("allow_no_indices", defaults.allow_no_indices)?;
         if let Some(w) = self.str("expand_wildcards") {
             defaults.apply_expand_wildcards(w)?;
         }

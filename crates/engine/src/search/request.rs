@@ -152,7 +152,9 @@ const NOT_YET: &[&str] = &[
     "profile",
 ];
 
-fn track_value(v: &str) -> Result<TrackTotalHits> {
+/// `track_total_hits` as text: a boolean, else an int (`bad` says why it is neither, worded as
+/// the URL or the body parser words it).
+fn track_value(v: &str, bad: impl Fn() -> Error) -> Result<TrackTotalHits> {
     match v {
         "true" => Ok(TrackTotalHits::Exact),
         "false" => Ok(TrackTotalHits::Off),
@@ -165,11 +167,33 @@ fn track_value(v: &str) -> Result<TrackTotalHits> {
             Ok(i) => Err(Error::illegal_argument(format!(
                 "[track_total_hits] parameter must be positive or equals to -1, got {i}"
             ))),
-            Err(_) => Err(Error::illegal_argument(format!(
-                "Failed to parse value [{n}] as only [true] or [false] are allowed."
-            ))),
+            Err(_) => Err(bad()),
         },
     }
+}
+
+/// The URL parameters that tune how OpenSearch fans a search out to shards: Quarry has no
+/// network hop to batch or throttle, but it refuses the values OpenSearch refuses.
+fn check_shard_request_params(p: &Params) -> Result<()> {
+    let at_least = |key: &str, name: &str, min: i64| -> Result<()> {
+        match p.int(key)? {
+            Some(v) if v < min => Err(Error::illegal_argument(format!("{name} must be >= {min}"))),
+            _ => Ok(()),
+        }
+    };
+    at_least("batched_reduce_size", "batchedReduceSize", 2)?;
+    at_least("pre_filter_shard_size", "preFilterShardSize", 1)?;
+    at_least(
+        "max_concurrent_shard_requests",
+        "maxConcurrentShardRequests",
+        1,
+    )?;
+    if let Some(v) = p.str("cancel_after_time_interval") {
+        crate::util::units::parse_time_value(v, "cancel_after_time_interval")?;
+    }
+    p.bool("ccs_minimize_roundtrips", true)?;
+    p.bool("request_cache", false)?;
+    Ok(())
 }
 
 /// `q=` with `df`, `analyzer`, `analyze_wildcard`, `lenient` and `default_operator`: a
@@ -292,7 +316,15 @@ impl SearchRequest {
                         r.track_total_hits = match &v.v {
                             J::Bool(true) => TrackTotalHits::Exact,
                             J::Bool(false) => TrackTotalHits::Off,
-                            _ => track_value(&v.text().unwrap_or_default())?,
+                            _ => {
+                                let text = v.text().unwrap_or_default();
+                                track_value(&text, || {
+                                    Error::new(
+                                        ErrorKind::NumberFormat,
+                                        format!("For input string: \"{text}\""),
+                                    )
+                                })?
+                            }
                         }
                     }
                     "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
@@ -346,6 +378,7 @@ impl SearchRequest {
                 }
             }
         }
+        check_shard_request_params(p)?;
         if let Some(q) = p.str("q") {
             // The URL query replaces the body's (`_count` reads it only without a body).
             if !count_only || body.is_none() {
@@ -365,7 +398,10 @@ impl SearchRequest {
             r.sort = super::sort::parse_param(s)?;
         }
         if let Some(v) = p.str("track_total_hits") {
-            r.track_total_hits = track_value(v)?;
+            r.track_total_hits = track_value(v, || {
+                p.int("track_total_hits")
+                    .expect_err("not a boolean nor an int")
+            })?;
         }
         r.track_scores = p.bool("track_scores", r.track_scores)?;
         r.version = p.bool("version", r.version)?;

@@ -160,11 +160,13 @@ pub fn parse_param(s: &str) -> Result<Vec<SortSpec>> {
     let mut out = Vec::new();
     for part in s.split(',').filter(|p| !p.is_empty()) {
         match part.rsplit_once(':') {
-            Some((f, o)) => {
+            // An order other than `asc`/`desc` drops the entry, as OpenSearch's REST layer does.
+            Some((f, o)) if o == "asc" || o == "desc" => {
                 let mut spec = SortSpec::new(f);
-                spec.ascending = order(o, Default::default())?;
+                spec.ascending = o == "asc";
                 out.push(spec);
             }
+            Some(_) => {}
             None => out.push(SortSpec::new(part)),
         }
     }
