@@ -18,10 +18,11 @@ const UNIVERSAL = ['pretty', 'human', 'error_trace', 'filter_path'] as const;
 function queryParams(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
   const q = request.query as Record<string, string | string[] | undefined>;
-  for (const [k, v] of Object.entries(q)) {
+  for (const k in q) {
+    const v = q[k];
     if (v === undefined) continue;
     // A repeated parameter keeps its last value, as OpenSearch's query-string decoder does.
-    out[k] = Array.isArray(v) ? (v[v.length - 1] ?? '') : v;
+    out[k] = typeof v === 'string' ? v : (v[v.length - 1] ?? '');
   }
   return out;
 }
