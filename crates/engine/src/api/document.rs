@@ -324,7 +324,11 @@ pub(super) fn source_filter(p: &Params) -> Result<Option<SourceFilter>> {
     Ok(Some(SourceFilter { includes, excludes }))
 }
 
-fn current_doc(svc: &IndexService, id: &str, routing: Option<&str>) -> Result<Option<DocVersion>> {
+pub(super) fn current_doc(
+    svc: &IndexService,
+    id: &str,
+    routing: Option<&str>,
+) -> Result<Option<DocVersion>> {
     lookup_doc(svc, id, routing, true)
 }
 

@@ -187,10 +187,44 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         Ok(e) if e.value() == 0.0 => to_json(&e, doc),
         _ => json!({"value": 0.0, "description": "no matching term", "details": []}),
     };
-    Ok(Response::ok(&json!({
+    let mut out = json!({
         "_index": meta.name,
         "_id": id,
         "matched": matched,
         "explanation": explanation,
-    })))
+    });
+    if let Some(get) = requested_get(&svc, id, p)? {
+        out["get"] = get;
+    }
+    Ok(Response::ok(&out))
+}
+
+/// The `get` section OpenSearch adds when the request names stored fields or fetches the
+/// source: the document's sequence number, primary term and (filtered) `_source`.
+fn requested_get(
+    svc: &crate::index::index_service::IndexService,
+    id: &str,
+    p: &Params,
+) -> Result<Option<Value>> {
+    let stored_fields = p.str("stored_fields").is_some();
+    let source_asked = ["_source", "_source_includes", "_source_excludes"]
+        .iter()
+        .any(|k| p.str(k).is_some());
+    let filter = if source_asked {
+        super::document::source_filter(p)?
+    } else {
+        None
+    };
+    if !stored_fields && filter.is_none() {
+        return Ok(None);
+    }
+    let Some(doc) = super::document::current_doc(svc, id, p.str("routing"))? else {
+        return Ok(None);
+    };
+    let mut get = json!({"_seq_no": doc.seq_no, "_primary_term": doc.primary_term, "found": true});
+    if let (Some(f), Some(src)) = (&filter, &doc.source) {
+        let v: Value = serde_json::from_slice(src).map_err(|e| Error::internal(e.to_string()))?;
+        get["_source"] = f.apply(&v);
+    }
+    Ok(Some(get))
 }

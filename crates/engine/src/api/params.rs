@@ -8,6 +8,17 @@ use serde_json::{Map, Value};
 #[derive(Debug, Default, Clone)]
 pub struct Params(pub Map<String, Value>);
 
+/// OpenSearch's message for a numeric URL parameter that does not parse.
+fn number_error(kind: &str, key: &str, v: &str) -> Error {
+    Error::illegal_argument(format!(
+        "Failed to parse {kind} parameter [{key}] with value [{v}]"
+    ))
+    .caused_by(Error::new(
+        crate::error::ErrorKind::NumberFormat,
+        format!("For input string: \"{v}\""),
+    ))
+}
+
 impl Params {
     pub fn from_json(bytes: &[u8]) -> Result<Params> {
         match serde_json::from_slice::<Value>(bytes) {
@@ -50,16 +61,26 @@ impl Params {
         self.number(key, "int")
     }
 
+    /// A `float` parameter (`min_score`).
+    pub fn f32(&self, key: &str) -> Result<Option<f32>> {
+        match self.0.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => Ok(n.as_f64().map(|f| f as f32)),
+            Some(v) => {
+                let text = v
+                    .as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| v.to_string());
+                text.trim()
+                    .parse::<f32>()
+                    .map(Some)
+                    .map_err(|_| number_error("float", key, &text))
+            }
+        }
+    }
+
     fn number(&self, key: &str, kind: &str) -> Result<Option<i64>> {
-        let bad = |v: &str| {
-            Error::illegal_argument(format!(
-                "Failed to parse {kind} parameter [{key}] with value [{v}]"
-            ))
-            .caused_by(Error::new(
-                crate::error::ErrorKind::NumberFormat,
-                format!("For input string: \"{v}\""),
-            ))
-        };
+        let bad = |v: &str| number_error(kind, key, v);
         match self.0.get(key) {
             None => Ok(None),
             Some(Value::Number(n)) => Ok(n.as_i64()),

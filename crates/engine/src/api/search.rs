@@ -276,6 +276,9 @@ pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     req.size = 0;
     req.from = 0;
     req.track_total_hits = TrackTotalHits::Exact;
+    if let Some(m) = p.f32("min_score")? {
+        req.min_score = Some(m);
+    }
     let targets = shard_targets(node, p, &[], None)?;
     let result = counted(&targets, || search::execute(&req, &targets))?;
     let count = result.total.map_or(0, |t| t.0);

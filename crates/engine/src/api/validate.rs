@@ -106,35 +106,55 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
             return Ok(Response::ok(&out));
         }
     };
+    // `rewrite` and `all_shards` print explanations too; `all_shards` one per shard, in
+    // OpenSearch's shard order (number, then index).
+    let all_shards = p.bool("all_shards", false)?;
+    let with_explanations = explain || p.bool("rewrite", false)? || all_shards;
+    let mut shards: Vec<(
+        usize,
+        &std::sync::Arc<crate::index::index_service::IndexService>,
+    )> = Vec::new();
+    for svc in &services {
+        let n = if all_shards { svc.shards().len() } else { 1 };
+        shards.extend((0..n).map(|i| (i, svc)));
+    }
+    if all_shards {
+        shards.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name().cmp(&b.1.name())));
+    }
     let mut explanations = Vec::new();
     let mut valid = true;
-    for svc in &services {
+    for (shard, svc) in &shards {
         let meta = svc.meta();
-        let searcher = svc.shards()[0].searcher();
+        let searcher = svc.shards()[*shard].searcher();
         let cx = Context {
             searcher: &searcher,
             mapping: &meta.mapping,
             index: &meta.name,
             index_uuid: meta.settings.uuid(),
         };
+        let mut entry = json!({"index": meta.name});
+        if all_shards {
+            entry["shard"] = json!(shard);
+        }
         match lucene_string(&ast, &cx) {
             Ok((s, _)) => {
-                explanations.push(json!({"index": meta.name, "valid": true, "explanation": s}))
+                entry["valid"] = json!(true);
+                entry["explanation"] = json!(s);
             }
             Err(e) => {
                 valid = false;
-                explanations.push(
-                    json!({"index": meta.name, "valid": false, "error": e.detailed_message()}),
-                )
+                entry["valid"] = json!(false);
+                entry["error"] = json!(e.detailed_message());
             }
         }
+        explanations.push(entry);
     }
-    let n = services.len();
+    let n = shards.len();
     let mut out = json!({
         "_shards": {"total": n, "successful": n, "failed": 0},
         "valid": valid,
     });
-    if explain {
+    if with_explanations {
         out["explanations"] = Value::Array(explanations);
     }
     Ok(Response::ok(&out))
