@@ -27,6 +27,8 @@ pub enum ErrorKind {
     Parsing,
     NamedObjectNotFound,
     SearchPhaseExecution,
+    /// A shard's query phase stopped (`Time exceeded` when partial results are refused).
+    QueryPhaseExecution,
     /// `search_exception` (a shard-level search refusal, 500).
     Search,
     SearchContextMissing,
@@ -75,6 +77,7 @@ impl ErrorKind {
             Parsing => ("parsing_exception", 400),
             NamedObjectNotFound => ("named_object_not_found_exception", 400),
             SearchPhaseExecution => ("search_phase_execution_exception", 400),
+            QueryPhaseExecution => ("query_phase_execution_exception", 500),
             Search => ("search_exception", 500),
             SearchContextMissing => ("search_context_missing_exception", 404),
             QueryShard => ("query_shard_exception", 400),
@@ -123,6 +126,7 @@ impl ErrorKind {
             Parsing => "org.opensearch.core.common.ParsingException",
             NamedObjectNotFound => "org.opensearch.core.xcontent.NamedObjectNotFoundException",
             SearchPhaseExecution => "org.opensearch.action.search.SearchPhaseExecutionException",
+            QueryPhaseExecution => "org.opensearch.search.query.QueryPhaseExecutionException",
             Search => "org.opensearch.search.SearchException",
             SearchContextMissing => "org.opensearch.search.SearchContextMissingException",
             QueryShard => "org.opensearch.index.query.QueryShardException",

@@ -7,7 +7,6 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::target::glob_match;
 use crate::util::murmur3::shard_for;
-use serde_json::Value;
 
 /// What a node is known by in `_only_nodes` criteria.
 pub struct NodeIdentity<'a> {
@@ -141,12 +140,7 @@ impl ShardPreference {
     /// OpenSearch's answer when [`Self::no_copy_allowed`] and some shard was chosen, failing
     /// in the search's first `phase`.
     pub fn all_shards_failed(phase: &str) -> Error {
-        Error::new(ErrorKind::SearchPhaseExecution, "all shards failed")
-            .with("root_cause", Value::Array(Vec::new()))
-            .with("phase", phase)
-            .with("grouped", true)
-            .with("failed_shards", Value::Array(Vec::new()))
-            .with_status(503)
+        crate::search::failures::phase_failure(phase, "all shards failed", &[])
     }
 }
 

@@ -76,6 +76,129 @@ pub fn field_stats(searcher: &Searcher, field: Field) -> tantivy::Result<FieldSt
     Ok(s)
 }
 
+/// Term and field statistics a `dfs_query_then_fetch` gathers from every shard of every target
+/// index before the query phase (OpenSearch's `AggregatedDfs`): keyed by field name and term
+/// bytes, as Lucene's `Term` is, so the same field of different indices adds up.
+#[derive(Default, Debug)]
+pub struct DfsStats {
+    fields: FxHashMap<String, (u64, u64)>,
+    terms: FxHashMap<(String, Vec<u8>), u64>,
+}
+
+impl DfsStats {
+    /// Adds one shard's statistics (OpenSearch's `aggregateDfs`: sums per term and field).
+    pub fn add(&mut self, shard: DfsStats) {
+        for (f, (dc, ttf)) in shard.fields {
+            let e = self.fields.entry(f).or_default();
+            e.0 += dc;
+            e.1 += ttf;
+        }
+        for (t, df) in shard.terms {
+            *self.terms.entry(t).or_default() += df;
+        }
+    }
+}
+
+enum DfsMode {
+    /// The DFS phase on one shard: what the leaves' weights ask for is written down.
+    Record(DfsStats),
+    /// The query and fetch phases: the gathered numbers replace the shard's own.
+    Global(Arc<DfsStats>),
+}
+
+thread_local! {
+    // Weights are built synchronously on the thread that runs the shard's phase, so the mode
+    // set around that work is what every leaf built inside it sees.
+    static DFS: std::cell::RefCell<Option<DfsMode>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Restores the previous mode when a phase ends, even by an early return or a panic.
+struct DfsScope(Option<DfsMode>);
+
+impl DfsScope {
+    fn enter(mode: DfsMode) -> Self {
+        DfsScope(DFS.with(|d| d.borrow_mut().replace(mode)))
+    }
+    fn leave(&mut self) -> Option<DfsMode> {
+        DFS.with(|d| std::mem::replace(&mut *d.borrow_mut(), self.0.take()))
+    }
+}
+
+impl Drop for DfsScope {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+/// Runs `f` (which builds the shard's weights) as OpenSearch's DFS phase does, returning the
+/// statistics the leaves asked for: a term's only when it occurs on the shard, the last one asked
+/// for when a term is asked twice, a field's when the field has documents there.
+pub fn record_dfs<R>(f: impl FnOnce() -> R) -> (R, DfsStats) {
+    let mut scope = DfsScope::enter(DfsMode::Record(DfsStats::default()));
+    let r = f();
+    let stats = match scope.leave() {
+        Some(DfsMode::Record(s)) => s,
+        _ => DfsStats::default(),
+    };
+    (r, stats)
+}
+
+/// Runs `f` with the gathered statistics in place of each shard's own, where they have them.
+pub fn with_dfs<R>(stats: &Arc<DfsStats>, f: impl FnOnce() -> R) -> R {
+    let _scope = DfsScope::enter(DfsMode::Global(stats.clone()));
+    f()
+}
+
+/// The collection statistics a leaf scores a field with (`IndexSearcher.collectionStatistics`).
+pub fn collection_stats(searcher: &Searcher, field: Field) -> tantivy::Result<FieldStats> {
+    let local = field_stats(searcher, field)?;
+    DFS.with(|d| {
+        let mut d = d.borrow_mut();
+        let Some(mode) = d.as_mut() else {
+            return Ok(local);
+        };
+        let name = searcher.schema().get_field_name(field);
+        Ok(match mode {
+            DfsMode::Record(s) => {
+                if local.doc_count > 0 {
+                    s.fields
+                        .insert(name.to_string(), (local.doc_count, local.sum_ttf));
+                }
+                local
+            }
+            DfsMode::Global(s) => match s.fields.get(name) {
+                Some(&(doc_count, sum_ttf)) => FieldStats { doc_count, sum_ttf },
+                None => local,
+            },
+        })
+    })
+}
+
+/// The doc freq a leaf scores a term with (`IndexSearcher.termStatistics`): `local` is the
+/// shard's own (or a rewrite's blended one); Lucene asks only for terms the shard has.
+pub fn term_doc_freq(searcher: &Searcher, term: &Term, local: u64) -> u64 {
+    if local == 0 {
+        return 0;
+    }
+    DFS.with(|d| {
+        let mut d = d.borrow_mut();
+        let Some(mode) = d.as_mut() else {
+            return local;
+        };
+        let key = (
+            searcher.schema().get_field_name(term.field()).to_string(),
+            term.serialized_value_bytes().to_vec(),
+        );
+        match mode {
+            DfsMode::Record(s) => {
+                s.terms.insert(key, local);
+                local
+            }
+            DfsMode::Global(s) => s.terms.get(&key).copied().unwrap_or(local),
+        }
+    })
+}
+
 /// Lucene's BM25 idf: computed in double, returned as float.
 pub fn idf(df: u64, doc_count: u64) -> f32 {
     let (n, df) = (doc_count.max(df) as f64, df as f64);
@@ -126,11 +249,12 @@ impl Query for LuceneTermQuery {
         let field = self.term.field();
         let stats = match scoring {
             EnableScoring::Enabled { searcher, .. } => {
-                let fs = field_stats(searcher, field)?;
-                let df = match self.doc_freq {
+                let fs = collection_stats(searcher, field)?;
+                let local = match self.doc_freq {
                     Some(df) => df,
                     None => searcher.doc_freq(&self.term)?,
                 };
+                let df = term_doc_freq(searcher, &self.term, local);
                 let avgdl = if fs.doc_count == 0 {
                     1.0
                 } else {
@@ -220,7 +344,13 @@ impl Weight for LuceneTermWeight {
 
     /// Lucene's explanation of a BM25 term score, worded and nested as OpenSearch prints it.
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        let no_match = || Ok(Explanation::new("no matching term", 0.0));
+        // A miss is an error, as tantivy's own leaves answer it, so that enclosing boolean
+        // weights leave it out as Lucene's leave out a no-match explanation.
+        let no_match = || {
+            Err(tantivy::TantivyError::InvalidArgument(format!(
+                "Document #({doc}) does not match"
+            )))
+        };
         let Some(mut s) = self.make_scorer(reader, 1.0)? else {
             return no_match();
         };
@@ -248,8 +378,10 @@ impl Weight for LuceneTermWeight {
         };
         let freq = s.postings.term_freq() as f32;
         let dl = FieldNormReader::id_to_fieldnorm(s.norms.fieldnorm_id(doc)) as f32;
-        let norm = K1 * ((1.0 - B) + B * dl / st.avgdl);
-        let tf = (freq as f64 / (freq as f64 + norm as f64)) as f32;
+        // BM25Scorer.explainTF: the tf through the inverse norm, in float (1 ulp off the
+        // plain quotient now and then).
+        let inv = 1f32 / (K1 * ((1.0 - B) + B * dl / st.avgdl));
+        let tf = 1f32 - 1f32 / (1f32 + freq * inv);
         let mut sc = Explanation::new_with_string(
             format!("score(freq={freq:?}), computed as boost * idf * tf from:"),
             score,

@@ -10,7 +10,7 @@
 //!   does not find every valid combination, and repeated terms are kept on distinct positions.
 //!   Reproducing its walk, not just its definition of a match, is what makes the scores equal.
 
-use super::lucene_term::{field_stats, idf, norm_cache};
+use super::lucene_term::{collection_stats, idf, norm_cache, term_doc_freq};
 use std::sync::Arc;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{Postings, SegmentPostings};
@@ -95,12 +95,12 @@ impl Query for LucenePhraseQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let stats = match scoring {
             EnableScoring::Enabled { searcher, .. } => {
-                let fs = field_stats(searcher, self.field)?;
+                let fs = collection_stats(searcher, self.field)?;
                 let mut terms = Vec::new();
                 let mut sum = 0f64;
                 for (_, ts) in &self.slots {
                     for t in ts {
-                        let df = searcher.doc_freq(t)?;
+                        let df = term_doc_freq(searcher, t, searcher.doc_freq(t)?);
                         if df > 0 {
                             let i = idf(df, fs.doc_count);
                             sum += i as f64;
@@ -262,8 +262,10 @@ impl Weight for PhraseWeight {
         };
         let freq = s.freq;
         let dl = FieldNormReader::id_to_fieldnorm(s.norms.fieldnorm_id(doc)) as f32;
-        let norm = K1 * ((1.0 - B) + B * dl / st.avgdl);
-        let tf = (freq as f64 / (freq as f64 + norm as f64)) as f32;
+        // BM25Scorer.explainTF: the tf through the inverse norm, in float (1 ulp off the
+        // plain quotient now and then).
+        let inv = 1f32 / (K1 * ((1.0 - B) + B * dl / st.avgdl));
+        let tf = 1f32 - 1f32 / (1f32 + freq * inv);
         let mut sc = Explanation::new_with_string(
             format!("score(freq={freq:?}), computed as boost * idf * tf from:"),
             score,

@@ -127,13 +127,16 @@ impl Opts<'_> {
         })
     }
 
-    /// Analysed text on one field: terms joined by the default operator (not a phrase).
+    /// Analysed text on one field: terms joined by the default operator, or a phrase with
+    /// `phrase`'s slop; unquoted text of a `phrase_prefix` query expands its last term as
+    /// `match_phrase_prefix` does (OpenSearch builds it through its multi_match for the type).
     fn text_on(
         &self,
         cx: &Context,
         name: &str,
         text: &str,
         phrase: Option<u32>,
+        quoted: bool,
     ) -> Result<Option<Q>> {
         if name == "_id" {
             return Ok(Some(super::term(
@@ -149,12 +152,18 @@ impl Opts<'_> {
         };
         match fm.ty {
             FieldType::Text => {
-                let analyzer = match phrase {
-                    Some(_) => self.quote_analyzer.or(self.analyzer),
-                    None => self.analyzer,
+                let analyzer = if quoted {
+                    self.quote_analyzer.or(self.analyzer)
+                } else {
+                    self.analyzer
                 }
                 .unwrap_or(&fm.search_analyzer);
                 let toks = tokens(cx, analyzer, text)?;
+                if let (Some(slop), false, MultiMatchType::PhrasePrefix) = (phrase, quoted, self.ty)
+                {
+                    // OpenSearch's default expansion limit for the type (its queries' 50).
+                    return super::text::phrase_prefix_of(cx, f, &toks, slop, 50);
+                }
                 let mut leaves: Vec<(usize, Q)> = toks
                     .iter()
                     .map(|(p, t)| {
@@ -260,12 +269,12 @@ impl Opts<'_> {
                     MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => Some(self.phrase_slop),
                     _ => None,
                 };
-                self.per_field(cx, field, |name| self.text_on(cx, name, t, phrase))
+                self.per_field(cx, field, |name| self.text_on(cx, name, t, phrase, false))
             }
             Leaf::Phrase { text, slop } => {
                 let slop = slop.unwrap_or(self.phrase_slop);
                 self.per_field_tie(cx, field, self.phrase_tie, |name| {
-                    self.text_on(cx, name, text, Some(slop))
+                    self.text_on(cx, name, text, Some(slop), true)
                 })
             }
             Leaf::Fuzzy { text, edits } => {

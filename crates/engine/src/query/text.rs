@@ -262,7 +262,7 @@ fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
 /// OpenSearch's MultiPhrasePrefixQuery: the terms of the last position replaced by the index
 /// terms they prefix, collected segment by segment in term order until there are
 /// `max_expansions` (at least one); a single position becomes the disjunction of its expansions.
-fn phrase_prefix_of(
+pub(super) fn phrase_prefix_of(
     cx: &Context,
     f: Field,
     tokens: &[(usize, String)],

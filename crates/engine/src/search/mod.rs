@@ -3,14 +3,17 @@
 //! when `track_total_hits` asks), then a merge of every shard's and index's hits, and the fetch
 //! of `_source` for the final page.
 
+pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
 pub mod request;
 pub mod sort;
 pub mod suggest;
+mod timeout;
 mod top_k;
 
 pub use crate::api::source_filter::SourceFilter;
+pub use failures::ShardFailure;
 pub use request::{SearchRequest, TrackTotalHits};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -58,36 +61,19 @@ pub struct SearchResult {
     pub max_score: Option<f32>,
     pub hits: Vec<Value>,
     pub shards: usize,
-    /// Whether `timeout` passed before every shard was searched.
+    /// The shards that failed (the others' hits are the answer).
+    pub failures: Vec<ShardFailure>,
+    /// Whether `timeout` stopped a shard's collection.
     pub timed_out: bool,
 }
 
-/// The shard-level failure envelope OpenSearch answers when every shard fails.
+/// OpenSearch's answer when the only shard a request reached fails in the query phase.
 pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
-    let failure = json!({
-        "shard": shard,
-        "index": index,
-        "node": crate::search::node_id(),
-        "reason": e.to_json(),
-    });
-    let mut root = e.root_cause().to_json();
-    if let Value::Object(m) = &mut root {
-        m.remove("caused_by");
-    }
-    let mut out = Error::new(ErrorKind::SearchPhaseExecution, "all shards failed")
-        .with("root_cause", Value::Array(vec![root]))
-        .with("phase", "query")
-        .with("grouped", true)
-        .with("failed_shards", Value::Array(vec![failure]));
-    let status = e.status();
-    // Java exceptions (NumberFormatException is an IllegalArgumentException) print twice.
-    if matches!(e.kind, ErrorKind::IllegalArgument | ErrorKind::NumberFormat) {
-        out = out.caused_by(e.clone().caused_by(e));
-    } else if !std::ptr::eq(e.root_cause(), &e) {
-        // The guessed root cause, an OpenSearch exception inside the shard's failure.
-        out = out.caused_by(e.root_cause().clone());
-    }
-    out.with_status(status)
+    failures::phase_failure(
+        "query",
+        "all shards failed",
+        &[ShardFailure::new(index, shard, e)],
+    )
 }
 
 /// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
@@ -172,49 +158,215 @@ fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering
 }
 
 /// `search_after` checked against the sort, as each shard refuses it.
-fn check_search_after(req: &SearchRequest, index: &str, shard: usize) -> Result<()> {
+fn check_search_after(req: &SearchRequest) -> Result<()> {
     let Some(after) = &req.search_after else {
         return Ok(());
     };
-    let fail = |e: Error| all_shards_failed(e, index, shard);
     if req.scroll {
-        return Err(fail(
-            Error::new(
-                ErrorKind::Search,
-                "`search_after` cannot be used in a scroll context.",
-            )
-            .with_status(500),
+        return Err(Error::new(
+            ErrorKind::Search,
+            "`search_after` cannot be used in a scroll context.",
         )
         .with_status(500));
     }
     if req.from > 0 {
-        return Err(fail(
-            Error::new(
-                ErrorKind::Search,
-                "`from` parameter must be set to 0 when `search_after` is used.",
-            )
-            .with_status(500),
+        return Err(Error::new(
+            ErrorKind::Search,
+            "`from` parameter must be set to 0 when `search_after` is used.",
         )
         .with_status(500));
     }
     if req.sort.is_empty() {
-        return Err(fail(Error::illegal_argument(
+        return Err(Error::illegal_argument(
             "Sort must contain at least one field.",
-        )));
+        ));
     }
     if after.len() != req.sort.len() {
-        return Err(fail(Error::illegal_argument(format!(
+        return Err(Error::illegal_argument(format!(
             "search_after has {} value(s) but sort has {}.",
             after.len(),
             req.sort.len()
-        ))));
+        )));
     }
     Ok(())
 }
 
+/// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
+/// query, in OpenSearch's order: the query is built first (parseSource), then `search_after` and
+/// the result window (preProcess) are checked.
+fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
+    let meta = t.service.meta();
+    let cx = Context {
+        searcher: &t.searcher,
+        mapping: &meta.mapping,
+        index: &meta.name,
+        index_uuid: meta.settings.uuid(),
+    };
+    crate::query::function_score::set_shard(t.shard);
+    let q = request_query(req, &cx)?;
+    check_search_after(req)?;
+    let max_window = meta.settings.max_result_window as usize;
+    let window = req.from + req.size;
+    if window > max_window && !req.scroll {
+        return Err(Error::illegal_argument(format!(
+            "Result window is too large, from + size must be less than or equal to: [{max_window}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting."
+        )));
+    }
+    Ok(q)
+}
+
+/// OpenSearch's DFS phase: every shard's query weighed once to learn the term and field
+/// statistics its leaves score with, summed over shards and indices. Shards failing here are
+/// marked and left out of the query phase.
+fn dfs_phase(
+    req: &SearchRequest,
+    targets: &[ShardTarget],
+    failures: &mut Vec<ShardFailure>,
+    failed: &mut [bool],
+) -> query::lucene_term::DfsStats {
+    let mut all = query::lucene_term::DfsStats::default();
+    for (si, t) in targets.iter().enumerate() {
+        let (r, stats) = query::lucene_term::record_dfs(|| -> Result<()> {
+            let q = shard_query(req, t)?;
+            q.weight(tantivy::query::EnableScoring::enabled_from_searcher(
+                &t.searcher,
+            ))?;
+            Ok(())
+        });
+        match r {
+            Ok(()) => all.add(stats),
+            Err(e) => {
+                failed[si] = true;
+                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+            }
+        }
+    }
+    all
+}
+
+/// The end of a phase: every shard failed, or some did and partial results are refused.
+fn check_phase(
+    phase: &str,
+    req: &SearchRequest,
+    shards: usize,
+    failures: &[ShardFailure],
+) -> Result<()> {
+    if shards > 0 && failures.len() >= shards {
+        return Err(failures::phase_failure(
+            phase,
+            "all shards failed",
+            failures,
+        ));
+    }
+    if !req.allow_partial && !failures.is_empty() {
+        return Err(failures::phase_failure(
+            phase,
+            "Partial shards failure",
+            failures,
+        ));
+    }
+    Ok(())
+}
+
+/// One shard's part of the query phase.
+struct ShardOutcome {
+    count: u64,
+    terminated_early: bool,
+    max_score: Option<f32>,
+    candidates: Vec<Candidate>,
+}
+
+struct QueryPlan<'a> {
+    window: usize,
+    by_score: bool,
+    specs: &'a [SortSpec],
+    deadline: Option<&'a timeout::Deadline>,
+}
+
+fn query_shard(
+    req: &SearchRequest,
+    plan: &QueryPlan,
+    t: &ShardTarget,
+    si: usize,
+) -> Result<ShardOutcome> {
+    let meta = t.service.meta();
+    let mut q = shard_query(req, t)?;
+    let mut out = ShardOutcome {
+        count: 0,
+        terminated_early: false,
+        max_score: None,
+        candidates: Vec::new(),
+    };
+    let mut counted = None;
+    if let Some(limit) = req.terminate_after {
+        // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
+        // cut on `_seq_no` at the last of them.
+        let (n, cut) = terminate_after_cut(&t.searcher, &q, limit)?;
+        out.terminated_early = n > limit;
+        counted = Some(n.min(limit));
+        q = Box::new(tantivy::query::BooleanQuery::new(vec![
+            (tantivy::query::Occur::Must, q),
+            (
+                tantivy::query::Occur::Must,
+                Box::new(tantivy::query::ConstScoreQuery::new(cut, 0.0)),
+            ),
+        ]));
+    }
+    let scoring = if plan.window == 0 {
+        tantivy::query::EnableScoring::disabled_from_searcher(&t.searcher)
+    } else {
+        tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
+    };
+    let mut weight = q.weight(scoring)?;
+    if let Some(d) = plan.deadline {
+        weight = Box::new(timeout::TimeLimitedWeight {
+            inner: weight,
+            deadline: d.clone(),
+        });
+    }
+    if plan.window == 0 {
+        // Nothing to rank (and no max_score to print): the count alone, through the
+        // weights' own counting shortcuts.
+        if req.track_total_hits != TrackTotalHits::Off {
+            out.count = match counted {
+                Some(n) => n,
+                None => {
+                    let mut n = 0u64;
+                    for r in t.searcher.segment_readers() {
+                        n += weight.count(r)? as u64;
+                    }
+                    n
+                }
+            };
+        }
+        return Ok(out);
+    }
+    let top_plan = top_k::Plan {
+        specs: plan.specs,
+        window: plan.window,
+        after: req.search_after.as_deref(),
+        boost: t.boost,
+        track_max_score: plan.by_score || req.track_scores,
+        mapping: &meta.mapping,
+    };
+    let top = top_k::collect(&top_plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
+        if e.kind == ErrorKind::QueryShard {
+            e.with("index", meta.name.clone())
+                .with("index_uuid", meta.settings.uuid())
+        } else {
+            e
+        }
+    })?;
+    // The pass saw every match: its count is exact.
+    out.count = counted.unwrap_or(top.count);
+    out.max_score = top.max_score;
+    out.candidates = top.candidates;
+    Ok(out)
+}
+
 pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
     let started = std::time::Instant::now();
-    let mut timed_out = false;
+    let deadline = req.timeout.map(|d| timeout::Deadline::new(started + d));
     let window = req.from + req.size;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut total: u64 = 0;
@@ -229,96 +381,66 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     }];
     let scoring =
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
+    let mut failures: Vec<ShardFailure> = Vec::new();
+    let mut failed = vec![false; targets.len()];
+    let dfs = if req.dfs {
+        let stats = dfs_phase(req, targets, &mut failures, &mut failed);
+        check_phase("dfs_pre_query", req, targets.len(), &failures)?;
+        Some(Arc::new(stats))
+    } else {
+        None
+    };
+    let with_stats = |f: &mut dyn FnMut() -> Result<ShardOutcome>| match &dfs {
+        Some(s) => query::lucene_term::with_dfs(s, f),
+        None => f(),
+    };
+    let plan = QueryPlan {
+        window,
+        by_score,
+        specs: if by_score { &by_score_spec } else { &req.sort },
+        deadline: deadline.as_ref(),
+    };
     for (si, t) in targets.iter().enumerate() {
-        let meta = t.service.meta();
-        let max_window = meta.settings.max_result_window as usize;
-        if window > max_window && !req.scroll {
-            return Err(all_shards_failed(
-                Error::illegal_argument(format!(
-                    "Result window is too large, from + size must be less than or equal to: [{max_window}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting."
-                )),
-                &meta.name,
-                t.shard,
-            ));
-        }
-        check_search_after(req, &meta.name, t.shard)?;
-        if let Some(limit) = req.timeout {
-            // Cooperative: shards not started when the time is up are not searched.
-            if si > 0 && started.elapsed() >= limit {
-                timed_out = true;
-                break;
-            }
-        }
-        let cx = Context {
-            searcher: &t.searcher,
-            mapping: &meta.mapping,
-            index: &meta.name,
-            index_uuid: meta.settings.uuid(),
-        };
-        crate::query::function_score::set_shard(t.shard);
-        let q = request_query(req, &cx).map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
-        let mut q = q;
-        let mut counted = None;
-        if let Some(limit) = req.terminate_after {
-            // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
-            // cut on `_seq_no` at the last of them.
-            let (n, cut) = terminate_after_cut(&t.searcher, &q, limit)?;
-            if n > limit {
-                terminated_early = true;
-            }
-            counted = Some(n.min(limit));
-            q = Box::new(tantivy::query::BooleanQuery::new(vec![
-                (tantivy::query::Occur::Must, q),
-                (
-                    tantivy::query::Occur::Must,
-                    Box::new(tantivy::query::ConstScoreQuery::new(cut, 0.0)),
-                ),
-            ]));
-        }
-        if window == 0 {
-            // Nothing to rank (and no max_score to print): the count alone, through the
-            // weights' own counting shortcuts.
-            if req.track_total_hits != TrackTotalHits::Off {
-                total += match counted {
-                    Some(n) => n,
-                    None => q.count(&t.searcher)? as u64,
-                };
-            }
+        if failed[si] {
             continue;
         }
-        let plan = top_k::Plan {
-            specs: if by_score { &by_score_spec } else { &req.sort },
-            window,
-            after: req.search_after.as_deref(),
-            boost: t.boost,
-            track_max_score: by_score || req.track_scores,
-            mapping: &meta.mapping,
+        let outcome = with_stats(&mut || query_shard(req, &plan, t, si));
+        // A function_score failure while scoring is parked (tantivy's scorers cannot return
+        // errors): it fails this shard.
+        let outcome = match crate::query::function_score::take_failure() {
+            Some((e, _, _)) => Err(e),
+            None => outcome,
         };
-        let weight = q.weight(tantivy::query::EnableScoring::enabled_from_searcher(
-            &t.searcher,
-        ))?;
-        let top = top_k::collect(&plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
-            let e = if e.kind == ErrorKind::QueryShard {
-                e.with("index", meta.name.clone())
-                    .with("index_uuid", meta.settings.uuid())
-            } else {
-                e
-            };
-            all_shards_failed(e, &meta.name, t.shard)
-        })?;
-        if req.track_total_hits != TrackTotalHits::Off {
-            // The pass saw every match: its count is exact.
-            total += counted.unwrap_or(top.count);
+        let o = match outcome {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+                continue;
+            }
+        };
+        if !req.allow_partial && deadline.as_ref().is_some_and(timeout::Deadline::was_hit) {
+            failures.push(ShardFailure::new(
+                &t.service.name(),
+                t.shard,
+                Error::new(ErrorKind::QueryPhaseExecution, "Time exceeded"),
+            ));
+            continue;
         }
-        if let Some(m) = top.max_score {
+        terminated_early |= o.terminated_early;
+        if req.track_total_hits != TrackTotalHits::Off {
+            total += o.count;
+        }
+        if let Some(m) = o.max_score {
             max_score = Some(max_score.map_or(m, |x: f32| x.max(m)));
         }
-        candidates.extend(top.candidates);
+        candidates.extend(o.candidates);
     }
-    if let Some((e, index, shard)) = crate::query::function_score::take_failure() {
-        // A function_score failed while scoring (tantivy's scorers cannot return errors).
-        return Err(all_shards_failed(e, &index, shard));
-    }
+    check_phase(
+        if req.dfs { "dfs_query" } else { "query" },
+        req,
+        targets.len(),
+        &failures,
+    )?;
     let terminated_early = req.terminate_after.map(|_| terminated_early);
     if !by_score {
         top_k::cut(&mut candidates, window, req.sort.len());
@@ -339,10 +461,14 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     }
     candidates.truncate(req.size);
     candidates.sort_unstable_by(cmp);
-    let page: Vec<&Candidate> = candidates.iter().collect();
-    let mut hits = Vec::with_capacity(page.len());
-    for c in page {
-        hits.push(fetch(c, req, &targets[c.shard], scoring)?);
+    let mut hits = Vec::with_capacity(candidates.len());
+    for c in &candidates {
+        let f = || fetch(c, req, &targets[c.shard], scoring);
+        // The fetch phase scores with the same statistics (explanations, named query scores).
+        hits.push(match &dfs {
+            Some(s) => query::lucene_term::with_dfs(s, f),
+            None => f(),
+        }?);
     }
     let total = match req.track_total_hits {
         TrackTotalHits::Off => None,
@@ -363,7 +489,8 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         },
         hits,
         shards: targets.len(),
-        timed_out,
+        failures,
+        timed_out: deadline.as_ref().is_some_and(timeout::Deadline::was_hit),
     })
 }
 
@@ -405,6 +532,12 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
             Value::Null
         },
     );
+    if let Some(r) = doc
+        .get_first(field(schema::ROUTING))
+        .and_then(|v| v.as_str())
+    {
+        hit.insert("_routing".into(), Value::from(r));
+    }
     let raw_source = || -> Value {
         doc.get_first(field(schema::SOURCE))
             .and_then(|v| v.as_bytes())

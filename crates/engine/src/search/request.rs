@@ -45,6 +45,11 @@ pub struct SearchRequest {
     pub docvalue_fields: Vec<FieldAndFormat>,
     pub fields: Vec<FieldAndFormat>,
     pub timeout: Option<std::time::Duration>,
+    /// `search_type=dfs_query_then_fetch`: score with term statistics gathered from every shard.
+    pub dfs: bool,
+    /// `allow_partial_search_results` (default true): whether shard failures or a timeout may
+    /// leave a partial answer rather than fail the search.
+    pub allow_partial: bool,
     /// A scroll's pages: no result-window limit, no `search_after`.
     pub scroll: bool,
     pub highlight: Option<std::sync::Arc<super::highlight::Highlight>>,
@@ -253,6 +258,8 @@ impl SearchRequest {
             docvalue_fields: Vec::new(),
             fields: Vec::new(),
             timeout: None,
+            dfs: false,
+            allow_partial: true,
             scroll: false,
             highlight: None,
             suggest: None,
@@ -329,6 +336,11 @@ impl SearchRequest {
                     }
                     "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
                     "explain" => r.explain = dsl::boolean("search", k, v)?,
+                    // Read, but the hits print scores only for the URL parameter (OpenSearch
+                    // renders matched_queries from the REST parameter alone).
+                    "include_named_queries_score" => {
+                        dsl::boolean("search", k, v)?;
+                    }
                     "post_filter" => {
                         if !matches!(v.v, J::Obj(_)) {
                             return Err(parsing(
@@ -415,7 +427,9 @@ impl SearchRequest {
             if t != "query_then_fetch" && t != "dfs_query_then_fetch" {
                 return Err(Error::illegal_argument(format!("No search type for [{t}]")));
             }
+            r.dfs = t == "dfs_query_then_fetch";
         }
+        r.allow_partial = p.bool("allow_partial_search_results", true)?;
         if let Some(v) = p.str("timeout") {
             r.timeout = crate::util::units::parse_time_value(v, "timeout")?;
         }
