@@ -2,7 +2,7 @@
 //! executed by `quarry_engine::execute` directly on a fresh node, with the same concurrency.
 //!
 //! cargo bench -p quarry-engine --bench ingest -- --corpus-dir ../shared/corpus \
-//!     --corpus debian-packages --mapping bench/mappings/debian-packages.json \
+//!     --corpus debian-packages --mapping bench/workloads/debian-packages/index.json \
 //!     --batch 5000 --clients 2 [--data-dir DIR] [--rounds 1] [--json]
 //!
 //! Bodies are built before the clock starts, exactly as the JS side does: for every NDJSON line
@@ -123,6 +123,25 @@ fn params(pairs: &[(&str, &str)]) -> Params {
     Params(m)
 }
 
+/// CPU seconds (user + system) from a `/proc/.../stat` line: the process's own (dead threads
+/// included) with `self`, the calling thread's with `thread-self`. Linux only; NaN elsewhere.
+fn cpu_seconds(which: &str) -> f64 {
+    let Ok(s) = std::fs::read_to_string(format!("/proc/{which}/stat")) else {
+        return f64::NAN;
+    };
+    let Some(rest) = s.rfind(')').map(|i| &s[i + 2..]) else {
+        return f64::NAN;
+    };
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks = |i: usize| {
+        f.get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -175,12 +194,15 @@ fn main() {
         let next = Arc::new(AtomicUsize::new(0));
         let errors = Arc::new(AtomicUsize::new(0));
         let start = Instant::now();
+        let cpu_start = cpu_seconds("self");
+        let client_cpu = std::sync::Mutex::new(0.0f64);
         let lat: Vec<f64> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..a.clients.max(1))
                 .map(|_| {
-                    let (node, corpus, next, errors, index) =
-                        (&node, &corpus, &next, &errors, &index);
+                    let (node, corpus, next, errors, index, client_cpu) =
+                        (&node, &corpus, &next, &errors, &index, &client_cpu);
                     s.spawn(move || {
+                        let cpu0 = cpu_seconds("thread-self");
                         let p = params(&[("index", index)]);
                         let mut lat = Vec::new();
                         loop {
@@ -198,6 +220,7 @@ fn main() {
                                 errors.fetch_add(1, Ordering::Relaxed);
                             }
                         }
+                        *client_cpu.lock().unwrap() += cpu_seconds("thread-self") - cpu0;
                         lat
                     })
                 })
@@ -208,6 +231,11 @@ fn main() {
                 .collect()
         });
         let bulk_s = start.elapsed().as_secs_f64();
+        // CPU spent while the bulks ran: by the requests themselves (the client threads run
+        // `execute`, as the write pool does in the server) and by the engine's own threads
+        // (tantivy's indexing workers, the doc store compressor, commits, merges).
+        let cpu_s = cpu_seconds("self") - cpu_start;
+        let client_cpu_s = client_cpu.into_inner().unwrap();
         let t_refresh = Instant::now();
         execute(
             &node,
@@ -217,6 +245,7 @@ fn main() {
         )
         .expect("refresh");
         let refresh_ms = t_refresh.elapsed().as_secs_f64() * 1e3;
+        let cpu_incl_refresh_s = cpu_seconds("self") - cpu_start;
         let total_s = start.elapsed().as_secs_f64();
         let count = execute(
             &node,
@@ -248,6 +277,10 @@ fn main() {
             "docs_per_s": corpus.docs as f64 / bulk_s,
             "docs_per_s_incl_refresh": corpus.docs as f64 / total_s,
             "mb_per_s": corpus.raw_bytes as f64 / 1e6 / bulk_s,
+            "cpu_seconds": cpu_s,
+            "request_cpu_seconds": client_cpu_s,
+            "cpu_us_per_doc": cpu_s * 1e6 / corpus.docs as f64,
+            "cpu_seconds_incl_refresh": cpu_incl_refresh_s,
             "bulk_ms_p50": percentile(&sorted, 50.0),
             "bulk_ms_p90": percentile(&sorted, 90.0),
             "bulk_ms_max": sorted.last().copied().unwrap_or(0.0),
@@ -258,12 +291,16 @@ fn main() {
             println!("{out}");
         } else {
             println!(
-                "engine {} round {round}: {} docs in {:.2}s = {:.0} docs/s, {:.1} MB/s (refresh {:.0} ms, count {count}, failed bulks {})",
+                "engine {} round {round}: {} docs in {:.2}s = {:.0} docs/s, {:.1} MB/s, CPU {:.2}s = {:.1} us/doc ({:.1} in requests; {:.1} with the refresh) (refresh {:.0} ms, count {count}, failed bulks {})",
                 a.corpus,
                 corpus.docs,
                 bulk_s,
                 corpus.docs as f64 / bulk_s,
                 corpus.raw_bytes as f64 / 1e6 / bulk_s,
+                cpu_s,
+                cpu_s * 1e6 / corpus.docs as f64,
+                client_cpu_s * 1e6 / corpus.docs as f64,
+                cpu_incl_refresh_s * 1e6 / corpus.docs as f64,
                 refresh_ms,
                 errors.load(Ordering::Relaxed)
             );

@@ -11,6 +11,7 @@ use super::source_filter::SourceFilter;
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{DocWrite, IndexService};
+use crate::index::source_tree::Json;
 use crate::node::Node;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -243,10 +244,10 @@ fn parse(body: &[u8], default_index: Option<&str>, p: &Params) -> Result<Vec<Ite
     Ok(items)
 }
 
-struct Pending {
+struct Pending<'a> {
     svc: Arc<IndexService>,
     positions: Vec<usize>,
-    writes: Vec<DocWrite>,
+    writes: Vec<DocWrite<'a>>,
 }
 
 pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
@@ -384,16 +385,23 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         }
                     } else {
                         let src = item.source.clone().unwrap_or_default();
-                        let doc = super::document::parse_source(&src)?;
+                        // The tree borrows the item's bytes, which outlive the request's writes.
+                        let bytes = item.source.as_deref().map_or(&[][..], Vec::as_slice);
+                        let tree = match Json::parse_object(bytes) {
+                            Some(tree) => tree,
+                            // Not one strict JSON object: the single-document parse says why,
+                            // in OpenSearch's words.
+                            None => Json::from(super::document::parse_source(&src)?),
+                        };
                         let id = item
                             .id
                             .clone()
                             .unwrap_or_else(crate::util::ids::time_based_id);
-                        DocWrite::Index {
+                        DocWrite::IndexTree {
                             id,
                             routing: item.routing.clone(),
                             source: src,
-                            doc,
+                            tree,
                             pre,
                         }
                     };

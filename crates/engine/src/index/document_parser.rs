@@ -4,12 +4,17 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{Dynamic, FieldMapping, FieldType, Mapping, ObjectMapping, Property};
+use crate::index::source_tree::Json;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::net::{IpAddr, Ipv6Addr};
 
+/// A value to index. Strings borrow from the parsed source (or the mapping's `null_value`)
+/// where they can: the document is built right after parsing, and each copy is one allocation
+/// per value of every document ingested.
 #[derive(Debug, Clone, PartialEq)]
-pub enum FieldValue {
-    Str(String),
+pub enum FieldValue<'a> {
+    Str(Cow<'a, str>),
     I64(i64),
     U64(u64),
     F64(f64),
@@ -20,22 +25,30 @@ pub enum FieldValue {
     PositionGap(u32),
 }
 
+/// A field path and one of its values.
+pub type Values<'a> = Vec<(Cow<'a, str>, FieldValue<'a>)>;
+
 #[derive(Debug, Default)]
-pub struct ParsedDocument {
-    pub values: Vec<(String, FieldValue)>,
+pub struct ParsedDocument<'a> {
+    pub values: Values<'a>,
     /// New fields this document introduces (dynamic mapping), as a mapping to merge.
     pub dynamic_update: Option<Value>,
 }
 
-struct Ctx<'a> {
-    id: &'a str,
+struct Ctx<'a, 'i> {
+    id: &'i str,
     mapping: &'a Mapping,
-    out: ParsedDocument,
+    out: ParsedDocument<'a>,
     update: Map<String, Value>,
 }
 
-pub fn parse_document(mapping: &Mapping, id: &str, source: &Value) -> Result<ParsedDocument> {
-    let Value::Object(root) = source else {
+/// The values `source` indexes under `mapping`; they borrow from both.
+pub fn parse_document<'a>(
+    mapping: &'a Mapping,
+    id: &str,
+    source: &'a Json<'a>,
+) -> Result<ParsedDocument<'a>> {
+    let Json::Object(root) = source else {
         return Err(Error::new(
             ErrorKind::MapperParsing,
             "failed to parse, document is empty",
@@ -48,6 +61,7 @@ pub fn parse_document(mapping: &Mapping, id: &str, source: &Value) -> Result<Par
         update: Map::new(),
     };
     for (key, value) in root {
+        let key = key.as_ref();
         if crate::index::schema::is_metadata_field(key) {
             return Err(field_error(id, key, key, value).caused_by(Error::new(
                 ErrorKind::MapperParsing,
@@ -66,14 +80,27 @@ pub fn parse_document(mapping: &Mapping, id: &str, source: &Value) -> Result<Par
     Ok(ctx.out)
 }
 
-fn parse_object(
-    ctx: &mut Ctx,
+/// Moves values parsed from a tree that lives shorter than the document (a dotted key's
+/// expansion, a `null_value`) into the document, owning their strings.
+fn adopt(ctx: &mut Ctx<'_, '_>, values: Values<'_>) {
+    ctx.out.values.extend(
+        values
+            .into_iter()
+            .map(|(p, v)| (Cow::Owned(p.into_owned()), v.into_owned())),
+    );
+}
+
+type Entries<'a> = [(Cow<'a, str>, Json<'a>)];
+
+fn parse_object<'a>(
+    ctx: &mut Ctx<'a, '_>,
     prefix: &str,
-    obj: &ObjectMapping,
+    obj: &'a ObjectMapping,
     dynamic: Dynamic,
-    doc: &Map<String, Value>,
+    doc: &'a Entries<'a>,
 ) -> Result<()> {
     for (key, value) in doc {
+        let key: &'a str = key.as_ref();
         if key.is_empty() || key.trim().is_empty() {
             return Err(
                 Error::new(ErrorKind::MapperParsing, "failed to parse".to_string()).caused_by(
@@ -89,34 +116,42 @@ fn parse_object(
             );
         }
         if let Some((head, rest)) = key.split_once('.') {
-            // `{"a.b": 1}` is `{"a": {"b": 1}}`.
-            let mut inner = Map::new();
-            inner.insert(rest.to_string(), value.clone());
-            let mut outer = Map::new();
-            outer.insert(head.to_string(), Value::Object(inner));
-            parse_object(ctx, prefix, obj, dynamic, &outer)?;
+            // `{"a.b": 1}` is `{"a": {"b": 1}}`. Rare: its values are copied out of the tree
+            // built here, which lives only as long as this call.
+            let inner = Json::Object(vec![(Cow::Borrowed(rest), value.clone())]);
+            let outer = [(Cow::Borrowed(head), inner)];
+            let mut sub = Ctx {
+                id: ctx.id,
+                mapping: ctx.mapping,
+                out: ParsedDocument::default(),
+                update: std::mem::take(&mut ctx.update),
+            };
+            let parsed = parse_object(&mut sub, prefix, obj, dynamic, &outer);
+            ctx.update = sub.update;
+            parsed?;
+            adopt(ctx, sub.out.values);
             continue;
         }
-        let path = if prefix.is_empty() {
-            key.clone()
+        let path: Cow<'a, str> = if prefix.is_empty() {
+            Cow::Borrowed(key)
         } else {
-            format!("{prefix}.{key}")
+            Cow::Owned(format!("{prefix}.{key}"))
         };
         match obj.properties.get(key) {
             Some(Property::Object(child)) => {
                 let child_dynamic = child.dynamic.unwrap_or(dynamic);
                 match value {
-                    Value::Object(m) if child.enabled => {
+                    Json::Object(m) if child.enabled => {
                         parse_object(ctx, &path, child, child_dynamic, m)?
                     }
-                    Value::Object(_) | Value::Null => {}
-                    Value::Array(items) => {
+                    Json::Object(_) | Json::Null => {}
+                    Json::Array(items) => {
                         for item in items {
                             match item {
-                                Value::Object(m) if child.enabled => {
+                                Json::Object(m) if child.enabled => {
                                     parse_object(ctx, &path, child, child_dynamic, m)?
                                 }
-                                Value::Null | Value::Object(_) => {}
+                                Json::Null | Json::Object(_) => {}
                                 _ => return Err(concrete_on_object(&path)),
                             }
                         }
@@ -140,7 +175,7 @@ fn parse_object(
                     ));
                 }
                 Dynamic::True => {
-                    if let Some(def) = infer(ctx.mapping, value) {
+                    if let Some(def) = infer(ctx.mapping, &value.to_value()) {
                         insert_update(&mut ctx.update, &path, def);
                     }
                 }
@@ -260,14 +295,32 @@ fn infer(mapping: &Mapping, value: &Value) -> Option<Value> {
     }
 }
 
-fn parse_field_values(
-    ctx: &mut Ctx,
-    path: &str,
-    field: &FieldMapping,
-    value: &Value,
+impl FieldValue<'_> {
+    /// The same value, owning its string.
+    pub fn into_owned(self) -> FieldValue<'static> {
+        match self {
+            FieldValue::Str(s) => FieldValue::Str(Cow::Owned(s.into_owned())),
+            FieldValue::I64(v) => FieldValue::I64(v),
+            FieldValue::U64(v) => FieldValue::U64(v),
+            FieldValue::F64(v) => FieldValue::F64(v),
+            FieldValue::Bool(v) => FieldValue::Bool(v),
+            FieldValue::DateMillis(v) => FieldValue::DateMillis(v),
+            FieldValue::Ip(v) => FieldValue::Ip(v),
+            FieldValue::PositionGap(v) => FieldValue::PositionGap(v),
+        }
+    }
+}
+
+// A `&Cow`, not a `&str`: values keep borrowing the source's key where the path is one.
+#[allow(clippy::ptr_arg)]
+fn parse_field_values<'a>(
+    ctx: &mut Ctx<'a, '_>,
+    path: &Cow<'a, str>,
+    field: &'a FieldMapping,
+    value: &'a Json<'a>,
 ) -> Result<()> {
     match value {
-        Value::Array(items) => {
+        Json::Array(items) => {
             for item in items {
                 if item.is_array() {
                     // Nested arrays flatten, as OpenSearch reads them.
@@ -282,15 +335,32 @@ fn parse_field_values(
     }
 }
 
-fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> Result<()> {
-    let value = match value {
-        Value::Null => match &field.null_value {
-            Some(v) => v,
-            None => return Ok(()),
-        },
-        v => v,
-    };
-    if let Value::Object(_) = value {
+// A `&Cow`, not a `&str`: values keep borrowing the source's key where the path is one.
+#[allow(clippy::ptr_arg)]
+fn parse_one<'a>(
+    ctx: &mut Ctx<'a, '_>,
+    path: &Cow<'a, str>,
+    field: &'a FieldMapping,
+    value: &'a Json<'a>,
+) -> Result<()> {
+    if value.is_null() {
+        let Some(null_value) = &field.null_value else {
+            return Ok(());
+        };
+        let substitute = Json::from_value(null_value);
+        let mut sub = Ctx {
+            id: ctx.id,
+            mapping: ctx.mapping,
+            out: ParsedDocument::default(),
+            update: std::mem::take(&mut ctx.update),
+        };
+        let parsed = parse_one(&mut sub, path, field, &substitute);
+        ctx.update = sub.update;
+        parsed?;
+        adopt(ctx, sub.out.values);
+        return Ok(());
+    }
+    if let Json::Object(_) = value {
         return Err(
             field_error(ctx.id, path, field.ty.name(), value).caused_by(Error::new(
                 ErrorKind::IllegalState,
@@ -309,22 +379,22 @@ fn parse_one(ctx: &mut Ctx, path: &str, field: &FieldMapping, value: &Value) -> 
         return Ok(());
     };
     for (sub, sf) in &field.fields {
-        let sub_path = format!("{path}.{sub}");
+        let sub_path = Cow::Owned(format!("{path}.{sub}"));
         parse_one(ctx, &sub_path, sf, value)?;
     }
     let mapping = ctx.mapping;
     for target in &field.copy_to {
         if let Some(tf) = mapping.field(target) {
-            parse_one(ctx, target, tf, value)?;
+            parse_one(ctx, &Cow::Borrowed(target.as_str()), tf, value)?;
         }
     }
     if field.index || field.doc_values {
         if let (FieldType::Text, Some(gap)) = (field.ty, field.position_increment_gap) {
             ctx.out
                 .values
-                .push((path.to_string(), FieldValue::PositionGap(gap)));
+                .push((path.clone(), FieldValue::PositionGap(gap)));
         }
-        ctx.out.values.push((path.to_string(), converted));
+        ctx.out.values.push((path.clone(), converted));
     }
     Ok(())
 }
@@ -343,20 +413,21 @@ fn preview(value: &Value) -> String {
     }
 }
 
-fn field_error(id: &str, path: &str, ty: &str, value: &Value) -> Error {
+fn field_error(id: &str, path: &str, ty: &str, value: &Json) -> Error {
     Error::new(
         ErrorKind::MapperParsing,
         format!(
             "failed to parse field [{path}] of type [{ty}] in document with id '{id}'. Preview of field's value: '{}'",
-            preview(value)
+            preview(&value.to_value())
         ),
     )
 }
 
-fn text_of(value: &Value) -> String {
+/// A value as text: a string as it is, anything else as JSON prints it.
+fn text_of<'a>(value: &'a Json<'_>) -> Cow<'a, str> {
     match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Json::String(s) => Cow::Borrowed(s.as_ref()),
+        other => Cow::Owned(other.to_value().to_string()),
     }
 }
 
@@ -365,7 +436,7 @@ fn number_format(s: &str) -> Error {
 }
 
 /// `Ok(None)`: nothing to index (e.g. a keyword past `ignore_above`).
-fn convert(field: &FieldMapping, value: &Value) -> Result<Option<FieldValue>> {
+fn convert<'a>(field: &FieldMapping, value: &'a Json<'_>) -> Result<Option<FieldValue<'a>>> {
     use FieldType::*;
     Ok(Some(match field.ty {
         Text => FieldValue::Str(text_of(value)),
@@ -407,11 +478,11 @@ fn convert(field: &FieldMapping, value: &Value) -> Result<Option<FieldValue>> {
         }
         Double | Float | HalfFloat | ScaledFloat => {
             let v = match value {
-                Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-                Value::String(s) if field.coerce => {
+                Json::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+                Json::String(s) if field.coerce => {
                     s.trim().parse::<f64>().map_err(|_| number_format(s))?
                 }
-                Value::Bool(_) | Value::String(_) => return Err(number_format(&text_of(value))),
+                Json::Bool(_) | Json::String(_) => return Err(number_format(&text_of(value))),
                 _ => return Err(number_format(&text_of(value))),
             };
             if !v.is_finite() {
@@ -428,9 +499,9 @@ fn convert(field: &FieldMapping, value: &Value) -> Result<Option<FieldValue>> {
             })
         }
         Boolean => FieldValue::Bool(match value {
-            Value::Bool(b) => *b,
-            Value::String(s) if s == "true" => true,
-            Value::String(s) if s == "false" || s.is_empty() => false,
+            Json::Bool(b) => *b,
+            Json::String(s) if s == "true" => true,
+            Json::String(s) if s == "false" || s.is_empty() => false,
             other => {
                 return Err(Error::illegal_argument(format!(
                     "Failed to parse value [{}] as only [true] or [false] are allowed.",
@@ -444,8 +515,8 @@ fn convert(field: &FieldMapping, value: &Value) -> Result<Option<FieldValue>> {
                 .as_ref()
                 .expect("date fields carry a format");
             let text = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
+                Json::String(s) => s.to_string(),
+                Json::Number(n) => n.to_string(),
                 other => {
                     return Err(Error::illegal_argument(format!(
                         "failed to parse date field [{}]",
@@ -476,9 +547,9 @@ fn article(name: &str) -> &'static str {
     }
 }
 
-fn integral(value: &Value, coerce: bool, _name: &str) -> Result<i128> {
+fn integral(value: &Json, coerce: bool, _name: &str) -> Result<i128> {
     match value {
-        Value::Number(n) => {
+        Json::Number(n) => {
             if let Some(i) = n.as_i64() {
                 Ok(i as i128)
             } else if let Some(u) = n.as_u64() {
@@ -493,7 +564,7 @@ fn integral(value: &Value, coerce: bool, _name: &str) -> Result<i128> {
                 Ok(f.trunc() as i128)
             }
         }
-        Value::String(s) if coerce => {
+        Json::String(s) if coerce => {
             let t = s.trim();
             if let Ok(i) = t.parse::<i128>() {
                 return Ok(i);
@@ -527,11 +598,30 @@ mod tests {
         Mapping::parse(&v).unwrap()
     }
 
+    #[derive(Debug)]
+    struct Parsed {
+        values: Vec<(String, FieldValue<'static>)>,
+        dynamic_update: Option<Value>,
+    }
+
+    fn parse(m: &Mapping, doc: &Value) -> Result<Parsed> {
+        let tree = Json::from_value(doc);
+        let p = parse_document(m, "1", &tree)?;
+        Ok(Parsed {
+            values: p
+                .values
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+            dynamic_update: p.dynamic_update,
+        })
+    }
+
     #[test]
     fn dynamic_update_for_new_fields() {
         let m = Mapping::empty();
         let doc = json!({"title": "Hello", "n": 3, "f": 1.5, "b": true, "d": "2020-01-01", "o": {"x": "y"}});
-        let p = parse_document(&m, "1", &doc).unwrap();
+        let p = parse(&m, &doc).unwrap();
         let up = p.dynamic_update.unwrap();
         assert_eq!(
             up["properties"]["title"]["fields"]["keyword"]["ignore_above"],
@@ -542,7 +632,7 @@ mod tests {
         assert_eq!(up["properties"]["d"]["type"], "date");
         assert_eq!(up["properties"]["o"]["properties"]["x"]["type"], "text");
         let merged = m.merged(&Mapping::parse(&up).unwrap()).unwrap();
-        let p2 = parse_document(&merged, "1", &doc).unwrap();
+        let p2 = parse(&merged, &doc).unwrap();
         assert!(p2.dynamic_update.is_none());
         assert!(p2
             .values
@@ -555,28 +645,48 @@ mod tests {
     #[test]
     fn type_errors() {
         let m = mapping(json!({"properties": {"n": {"type": "long"}, "i": {"type": "integer"}}}));
-        let e = parse_document(&m, "1", &json!({"n": "abc"})).unwrap_err();
+        let e = parse(&m, &json!({"n": "abc"})).unwrap_err();
         assert_eq!(e.reason, "failed to parse field [n] of type [long] in document with id '1'. Preview of field's value: 'abc'");
         assert_eq!(
             e.caused_by.unwrap().type_name(),
             "illegal_argument_exception"
         );
-        let p = parse_document(&m, "1", &json!({"n": "42", "i": 7.9})).unwrap();
+        let p = parse(&m, &json!({"n": "42", "i": 7.9})).unwrap();
         assert!(p.values.contains(&("n".into(), FieldValue::I64(42))));
         assert!(p.values.contains(&("i".into(), FieldValue::I64(7))));
-        assert!(parse_document(&m, "1", &json!({"i": 3_000_000_000i64})).is_err());
+        assert!(parse(&m, &json!({"i": 3_000_000_000i64})).is_err());
+    }
+
+    #[test]
+    fn dotted_keys_and_escaped_strings() {
+        let m = mapping(json!({"properties": {
+            "a": {"properties": {"b": {"type": "keyword"}, "c": {"type": "text"}}},
+            "n": {"type": "keyword", "null_value": "none"}
+        }}));
+        let src = br#"{"a.b":"x","a":{"c":"line\nnext"},"n":null}"#;
+        let tree = Json::parse_object(src).unwrap();
+        let p = parse_document(&m, "1", &tree).unwrap();
+        assert!(p.dynamic_update.is_none());
+        assert_eq!(
+            p.values,
+            vec![
+                ("a.b".into(), FieldValue::Str("x".into())),
+                ("a.c".into(), FieldValue::Str("line\nnext".into())),
+                ("n".into(), FieldValue::Str("none".into())),
+            ]
+        );
     }
 
     #[test]
     fn strict_and_false() {
         let m = mapping(json!({"dynamic": "strict", "properties": {"a": {"type": "keyword"}}}));
-        let e = parse_document(&m, "1", &json!({"b": 1})).unwrap_err();
+        let e = parse(&m, &json!({"b": 1})).unwrap_err();
         assert_eq!(
             e.reason,
             "mapping set to strict, dynamic introduction of [b] within [_doc] is not allowed"
         );
         let m = mapping(json!({"dynamic": false}));
-        let p = parse_document(&m, "1", &json!({"b": 1})).unwrap();
+        let p = parse(&m, &json!({"b": 1})).unwrap();
         assert!(p.dynamic_update.is_none() && p.values.is_empty());
     }
 
@@ -586,7 +696,7 @@ mod tests {
             "k": {"type": "keyword", "ignore_above": 3, "null_value": "NA", "copy_to": "all"},
             "all": {"type": "text"}
         }}));
-        let p = parse_document(&m, "1", &json!({"k": ["abcd", "ab", null]})).unwrap();
+        let p = parse(&m, &json!({"k": ["abcd", "ab", null]})).unwrap();
         assert!(p
             .values
             .contains(&("k".into(), FieldValue::Str("ab".into()))));

@@ -3,11 +3,13 @@
 
 use crate::analysis::Registry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::index::document_parser::{parse_document, FieldValue};
+use crate::index::doc_builder::DocBuilder;
+use crate::index::document_parser::parse_document;
 use crate::index::mapping::Mapping;
 use crate::index::schema;
 use crate::index::settings::IndexSettings;
 use crate::index::shard::{OpResult, Preconditions, Shard, ShardOp, TokenizerSetup};
+use crate::index::source_tree::Json;
 use crate::util::murmur3::shard_for;
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tantivy::TantivyDocument;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct AliasMeta {
@@ -49,13 +52,22 @@ struct PersistedMeta {
 }
 
 /// A write to an index, before routing.
-pub enum DocWrite {
+pub enum DocWrite<'a> {
     Index {
         id: String,
         routing: Option<String>,
         /// The bytes stored as `_source`, and the same document parsed once by the caller.
         source: Arc<Vec<u8>>,
         doc: Value,
+        pre: Preconditions,
+    },
+    /// An index write whose source the caller parsed into a tree over its request's bytes
+    /// (`_bulk`, where that parse is most of a request's own work).
+    IndexTree {
+        id: String,
+        routing: Option<String>,
+        source: Arc<Vec<u8>>,
+        tree: Json<'a>,
         pre: Preconditions,
     },
     Delete {
@@ -113,7 +125,9 @@ impl IndexService {
         };
         persist(dir, &meta)?;
         let mapping = meta.mapping.clone();
-        let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
+        let parse = move |id: &str, routing: Option<&str>, src: &[u8], b: &DocBuilder| {
+            replay_parse(&mapping, id, routing, src, b)
+        };
         let setup = tokenizer_setup(&registry);
         let shards = (0..meta.settings.number_of_shards)
             .map(|n| Shard::open(&dir.join(n.to_string()), n, &schema, setup.clone(), &parse))
@@ -139,7 +153,9 @@ impl IndexService {
             aliases: p.aliases,
         };
         let mapping = meta.mapping.clone();
-        let parse = move |id: &str, src: &[u8]| replay_parse(&mapping, id, src);
+        let parse = move |id: &str, routing: Option<&str>, src: &[u8], b: &DocBuilder| {
+            replay_parse(&mapping, id, routing, src, b)
+        };
         let registry = Arc::new(Registry::from_settings(&meta.settings.flat)?);
         let setup = tokenizer_setup(&registry);
         let shards = (0..meta.settings.number_of_shards)
@@ -223,22 +239,38 @@ impl IndexService {
         Ok(true)
     }
 
-    /// Field values for a document, applying any dynamic mapping it introduces.
-    pub fn parse(&self, id: &str, source: &Value) -> Result<Vec<(String, FieldValue)>> {
-        let parsed = parse_document(&self.meta().mapping, id, source)?;
+    /// The document `doc` (the parsed `source`) makes for `shard`, applying any dynamic mapping
+    /// it introduces first, so the shard's schema has every field the document names.
+    fn document(
+        &self,
+        shard: &Shard,
+        id: &str,
+        routing: Option<&str>,
+        source: &[u8],
+        doc: &Json,
+    ) -> Result<TantivyDocument> {
+        let meta = self.meta();
+        let parsed = parse_document(&meta.mapping, id, doc)?;
         if parsed.dynamic_update.is_none() {
-            return Ok(parsed.values);
+            return Ok(shard
+                .doc_builder()
+                .build(id, routing, source, &parsed.values));
         }
         // Concurrent writers may map the same new field at once (one seeing `1.5`, another `2`):
         // under the lock, parse again against the mapping as it is now, so the second one
         // follows the first instead of conflicting with it, as OpenSearch does.
         let _g = self.mapping_lock.lock();
-        let again = parse_document(&self.meta().mapping, id, source)?;
-        let Some(update) = again.dynamic_update else {
-            return Ok(again.values);
-        };
-        self.merge_mapping_locked(&Mapping::parse(&update)?)?;
-        Ok(parse_document(&self.meta().mapping, id, source)?.values)
+        let meta = self.meta();
+        let again = parse_document(&meta.mapping, id, doc)?;
+        if let Some(update) = &again.dynamic_update {
+            self.merge_mapping_locked(&Mapping::parse(update)?)?;
+            let meta = self.meta();
+            let values = parse_document(&meta.mapping, id, doc)?.values;
+            return Ok(shard.doc_builder().build(id, routing, source, &values));
+        }
+        Ok(shard
+            .doc_builder()
+            .build(id, routing, source, &again.values))
     }
 
     pub fn shard_of(&self, id: &str, routing: Option<&str>) -> u32 {
@@ -247,14 +279,19 @@ impl IndexService {
 
     /// Runs writes: parse (with dynamic mapping), route, apply per shard in request order,
     /// then make them durable as the index's translog durability asks.
-    pub fn write(&self, writes: Vec<DocWrite>) -> Vec<WriteOutcome> {
+    pub fn write(&self, writes: Vec<DocWrite<'_>>) -> Vec<WriteOutcome> {
         let meta = self.meta();
         let n = writes.len();
         let mut per_shard: Vec<Vec<(usize, ShardOp)>> =
             (0..self.shards.len()).map(|_| Vec::new()).collect();
         let mut outcomes: Vec<Option<WriteOutcome>> = (0..n).map(|_| None).collect();
         for (i, w) in writes.into_iter().enumerate() {
-            match w {
+            let (id, routing, source, tree, pre) = match w {
+                DocWrite::Delete { id, routing, pre } => {
+                    let shard = self.shard_of(&id, routing.as_deref());
+                    per_shard[shard as usize].push((i, ShardOp::Delete { id, pre }));
+                    continue;
+                }
                 DocWrite::Index {
                     id,
                     routing,
@@ -262,32 +299,47 @@ impl IndexService {
                     doc,
                     pre,
                 } => {
-                    let shard = self.shard_of(&id, routing.as_deref());
-                    let values = self
-                        .parse(&id, &doc)
-                        .map_err(|e| locate_object_value(e, &source));
-                    match values {
-                        Ok(values) => per_shard[shard as usize].push((
-                            i,
-                            ShardOp::Index {
-                                id,
-                                routing,
-                                source,
-                                values,
-                                pre,
-                            },
-                        )),
-                        Err(e) => {
-                            outcomes[i] = Some(WriteOutcome {
-                                shard,
-                                result: Err(e),
-                            })
-                        }
-                    }
+                    // The value's strings move into the tree: nothing is copied.
+                    (id, routing, source, Json::from(doc), pre)
                 }
-                DocWrite::Delete { id, routing, pre } => {
-                    let shard = self.shard_of(&id, routing.as_deref());
-                    per_shard[shard as usize].push((i, ShardOp::Delete { id, pre }));
+                DocWrite::IndexTree {
+                    id,
+                    routing,
+                    source,
+                    tree,
+                    pre,
+                } => (id, routing, source, tree, pre),
+            };
+            {
+                let shard = self.shard_of(&id, routing.as_deref());
+                let built = self
+                    .document(
+                        &self.shards[shard as usize],
+                        &id,
+                        routing.as_deref(),
+                        &source,
+                        &tree,
+                    )
+                    .map_err(|e| locate_object_value(e, &source));
+                // The parsed tree is done with: freed here, before the shard's lock.
+                drop(tree);
+                match built {
+                    Ok(doc) => per_shard[shard as usize].push((
+                        i,
+                        ShardOp::Index {
+                            id,
+                            routing,
+                            source,
+                            doc,
+                            pre,
+                        },
+                    )),
+                    Err(e) => {
+                        outcomes[i] = Some(WriteOutcome {
+                            shard,
+                            result: Err(e),
+                        })
+                    }
                 }
             }
         }
@@ -399,11 +451,24 @@ fn source_parse_error(e: &serde_json::Error) -> Error {
         .caused_by(Error::new(ErrorKind::JsonParse, e.to_string()))
 }
 
-fn replay_parse(mapping: &Mapping, id: &str, src: &[u8]) -> Result<Vec<(String, FieldValue)>> {
-    let doc: Value = serde_json::from_slice(src).map_err(|e| source_parse_error(&e))?;
+fn replay_parse(
+    mapping: &Mapping,
+    id: &str,
+    routing: Option<&str>,
+    src: &[u8],
+    builder: &DocBuilder,
+) -> Result<TantivyDocument> {
+    // Logged sources were accepted by the strict parse; the lenient one is only a fallback.
+    let tree = match serde_json::from_slice::<Json>(src) {
+        Ok(tree) => tree,
+        Err(_) => {
+            Json::from(serde_json::from_slice::<Value>(src).map_err(|e| source_parse_error(&e))?)
+        }
+    };
     // The mapping on disk already holds every field a logged document introduced (the mapping
     // is persisted before the write is logged), so replay never needs a dynamic update.
-    Ok(parse_document(mapping, id, &doc)?.values)
+    let values = parse_document(mapping, id, &tree)?.values;
+    Ok(builder.build(id, routing, src, &values))
 }
 
 fn persist(dir: &Path, meta: &IndexMeta) -> Result<()> {

@@ -1,4 +1,5 @@
 pub mod date_format;
+pub mod doc_builder;
 pub mod document_parser;
 pub mod index_service;
 pub mod mapping;
@@ -6,4 +7,5 @@ pub mod schema;
 pub mod settings;
 pub mod shard;
 pub mod shard_stats;
+pub mod source_tree;
 pub mod translog;

@@ -53,13 +53,10 @@ fn add_internal(b: &mut SchemaBuilder) {
             .set_stored(),
     );
     b.add_bytes_field(SOURCE, BytesOptions::default().set_stored());
-    b.add_i64_field(
-        SEQ_NO,
-        NumericOptions::default()
-            .set_indexed()
-            .set_fast()
-            .set_stored(),
-    );
+    // Not indexed: ranges on `_seq_no` run on its column (tantivy's `RangeQuery` prefers a fast
+    // field), and a term per document (all distinct) was a dictionary and postings list that no
+    // query read, paid on every write and merge. Indices created before keep theirs.
+    b.add_i64_field(SEQ_NO, NumericOptions::default().set_fast().set_stored());
     b.add_i64_field(VERSION, NumericOptions::default().set_fast().set_stored());
     b.add_i64_field(
         PRIMARY_TERM,

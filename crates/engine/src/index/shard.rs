@@ -2,7 +2,7 @@
 //! that gives realtime GET and version checks over writes not yet refreshed.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::index::document_parser::FieldValue;
+use crate::index::doc_builder::{stamp, DocBuilder};
 use crate::index::schema::{self, Fields};
 use crate::index::shard_stats::{add_elapsed, ShardStats, Snapshot};
 use crate::index::translog::{Operation, Record, Translog};
@@ -19,9 +19,7 @@ use tantivy::directory::{Directory, MmapDirectory, INDEX_WRITER_LOCK};
 use tantivy::index::SegmentId;
 use tantivy::indexer::{LogMergePolicy, MergePolicy, NoMergePolicy};
 use tantivy::schema::{Schema, Value as _};
-use tantivy::{
-    DateTime, Index, IndexReader, IndexWriter, ReloadPolicy, SegmentMeta, TantivyDocument, Term,
-};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentMeta, TantivyDocument, Term};
 
 /// Per indexing thread; tantivy's floor is ~15 MB a thread.
 const WRITER_MEMORY_PER_THREAD: usize = 48 * 1024 * 1024;
@@ -61,7 +59,8 @@ pub enum ShardOp {
         id: String,
         routing: Option<String>,
         source: Arc<Vec<u8>>,
-        values: Vec<(String, FieldValue)>,
+        /// Built by the caller (`DocBuilder`), stamped with its numbers under the writer lock.
+        doc: TantivyDocument,
         pre: Preconditions,
     },
     Delete {
@@ -83,7 +82,7 @@ pub struct OpResult {
 struct Writer {
     index: Index,
     writer: IndexWriter,
-    fields: Fields,
+    fields: Arc<Fields>,
     translog: Translog,
     max_seq_no: i64,
 }
@@ -161,8 +160,9 @@ pub struct SegmentInfo {
 /// Registers the index's analyzers into a freshly opened tantivy index.
 pub type TokenizerSetup = Arc<dyn Fn(&Index) + Send + Sync>;
 
-/// Turns a logged `_source` back into field values (the mapping lives above the shard).
-pub type ReplayParser = dyn Fn(&str, &[u8]) -> Result<Vec<(String, FieldValue)>>;
+/// Turns a logged write (id, routing, `_source`) back into its document (the mapping lives above
+/// the shard).
+pub type ReplayParser = dyn Fn(&str, Option<&str>, &[u8], &DocBuilder) -> Result<TantivyDocument>;
 
 pub struct Shard {
     pub number: u32,
@@ -170,7 +170,7 @@ pub struct Shard {
     primary_term: i64,
     dir: PathBuf,
     writer: Mutex<Option<Writer>>,
-    reader: RwLock<(IndexReader, Fields)>,
+    reader: RwLock<(IndexReader, DocBuilder)>,
     // Keyed by document id, looked up on every write: a fast non-cryptographic hash.
     live: RwLock<FxHashMap<String, DocVersion>>,
     tombstones: Mutex<FxHashMap<String, (DocVersion, Instant)>>,
@@ -287,7 +287,7 @@ impl Shard {
         index: &Index,
         translog: Translog,
         max_seq_no: i64,
-    ) -> Result<(Writer, (IndexReader, Fields))> {
+    ) -> Result<(Writer, (IndexReader, DocBuilder))> {
         // One indexing thread per core (at most 4): a single thread was the ingest bottleneck.
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
@@ -304,16 +304,16 @@ impl Shard {
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
-        let fields = Fields::new(&index.schema());
+        let builder = DocBuilder::new(Fields::new(&index.schema()), index.tokenizers().clone());
         Ok((
             Writer {
                 index: index.clone(),
                 writer,
-                fields: fields.clone(),
+                fields: builder.fields.clone(),
                 translog,
                 max_seq_no,
             },
-            (reader, fields),
+            (reader, builder),
         ))
     }
 
@@ -326,6 +326,7 @@ impl Shard {
             let mut guard = self.writer.lock();
             let w = guard.as_mut().expect("writer open");
             let fields = w.fields.clone();
+            let builder = self.doc_builder();
             for r in records {
                 match &r.op {
                     Operation::Index {
@@ -333,19 +334,9 @@ impl Shard {
                         routing,
                         source,
                     } => {
-                        let values = parse(id, source)?;
+                        let mut doc = parse(id, routing.as_deref(), source, &builder)?;
+                        stamp(&fields, &mut doc, r.seq_no, r.version, r.primary_term);
                         w.writer.delete_term(Term::from_field_text(fields.id, id));
-                        let doc = build_doc(
-                            &fields,
-                            w.index.tokenizers(),
-                            id,
-                            routing.as_deref(),
-                            source,
-                            &values,
-                            r.seq_no,
-                            r.version,
-                            r.primary_term,
-                        );
                         w.writer.add_document(doc)?;
                     }
                     Operation::Delete { id } => {
@@ -360,6 +351,11 @@ impl Shard {
             self.dir.display()
         );
         self.refresh()
+    }
+
+    /// What documents for this shard are built with, outside its writer lock.
+    pub fn doc_builder(&self) -> DocBuilder {
+        self.reader.read().1.clone()
     }
 
     pub fn schema(&self) -> Schema {
@@ -390,7 +386,8 @@ impl Shard {
 
     pub fn lookup_committed(&self, id: &str) -> Result<Option<DocVersion>> {
         let guard = self.reader.read();
-        let (reader, fields) = &*guard;
+        let (reader, builder) = &*guard;
+        let fields = &*builder.fields;
         let searcher = reader.searcher();
         let term = Term::from_field_text(fields.id, id);
         for (ord, seg) in searcher.segment_readers().iter().enumerate() {
@@ -484,7 +481,7 @@ impl Shard {
                     id,
                     routing,
                     source,
-                    values,
+                    mut doc,
                     ..
                 } => {
                     // Only an existing copy needs deleting: tantivy applies every delete term
@@ -493,17 +490,7 @@ impl Shard {
                         w.writer
                             .delete_term(Term::from_field_text(w.fields.id, &id));
                     }
-                    let doc = build_doc(
-                        &w.fields,
-                        w.index.tokenizers(),
-                        &id,
-                        routing.as_deref(),
-                        &source,
-                        &values,
-                        seq_no,
-                        version,
-                        self.primary_term,
-                    );
+                    stamp(&w.fields, &mut doc, seq_no, version, self.primary_term);
                     w.writer.add_document(doc)?;
                     records.push(Record {
                         seq_no,
@@ -1111,78 +1098,6 @@ fn check(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build_doc(
-    fields: &Fields,
-    tokenizers: &tantivy::tokenizer::TokenizerManager,
-    id: &str,
-    routing: Option<&str>,
-    source: &[u8],
-    values: &[(String, FieldValue)],
-    seq_no: i64,
-    version: i64,
-    primary_term: i64,
-) -> TantivyDocument {
-    let mut doc = TantivyDocument::new();
-    doc.add_text(fields.id, id);
-    doc.add_bytes(fields.source, source);
-    doc.add_i64(fields.seq_no, seq_no);
-    doc.add_i64(fields.version, version);
-    doc.add_i64(fields.primary_term, primary_term);
-    if let Some(r) = routing {
-        doc.add_text(fields.routing, r);
-    }
-    // Text values per field (with the mapping's gap, if any): a field with several values is
-    // indexed as one pre-tokenized value, `position_increment_gap` positions between values.
-    type TextValues<'a> = Vec<(tantivy::schema::Field, Option<u32>, Vec<&'a str>)>;
-    let mut texts: TextValues = Vec::new();
-    fn text_entry(texts: &mut TextValues, f: tantivy::schema::Field) -> usize {
-        match texts.iter().position(|t| t.0 == f) {
-            Some(i) => i,
-            None => {
-                texts.push((f, None, Vec::new()));
-                texts.len() - 1
-            }
-        }
-    }
-    for (path, value) in values {
-        let Some(&f) = fields.by_path.get(path) else {
-            continue;
-        };
-        match value {
-            FieldValue::Str(s) if fields.text.contains_key(&f) => {
-                let i = text_entry(&mut texts, f);
-                texts[i].2.push(s);
-            }
-            FieldValue::PositionGap(g) => {
-                let i = text_entry(&mut texts, f);
-                texts[i].1 = Some(*g);
-            }
-            FieldValue::Str(s) => match fields.normalizers.get(&f) {
-                Some(key) => doc.add_text(f, crate::analysis::normalize(tokenizers, key, s)),
-                None => doc.add_text(f, s),
-            },
-            FieldValue::I64(v) => doc.add_i64(f, *v),
-            FieldValue::U64(v) => doc.add_u64(f, *v),
-            FieldValue::F64(v) => doc.add_f64(f, *v),
-            FieldValue::Bool(v) => doc.add_bool(f, *v),
-            FieldValue::DateMillis(ms) => doc.add_date(f, DateTime::from_timestamp_millis(*ms)),
-            FieldValue::Ip(ip) => doc.add_ip_addr(f, *ip),
-        }
-    }
-    for (f, gap, vals) in texts {
-        if let [one] = vals[..] {
-            doc.add_text(f, one);
-            continue;
-        }
-        match crate::analysis::multi_valued(tokenizers, &fields.text[&f], &vals, gap) {
-            Some(pre) => doc.add_pre_tokenized_text(f, pre),
-            None => vals.iter().for_each(|v| doc.add_text(f, v)),
-        }
-    }
-    doc
-}
-
 fn base36(mut n: u64) -> String {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut out = Vec::new();
@@ -1218,15 +1133,19 @@ mod tests {
 
     fn open(dir: &Path) -> Arc<Shard> {
         let setup: TokenizerSetup = Arc::new(|_: &Index| {});
-        Shard::open(dir, 0, &new_schema(), setup, &|_, _| Ok(Vec::new())).unwrap()
+        Shard::open(dir, 0, &new_schema(), setup, &|id, routing, source, b| {
+            Ok(b.build(id, routing, source, &[]))
+        })
+        .unwrap()
     }
 
     fn index(shard: &Shard, id: &str) {
+        let source = br#"{"a":1}"#;
         let op = ShardOp::Index {
             id: id.into(),
             routing: None,
-            source: Arc::new(br#"{"a":1}"#.to_vec()),
-            values: Vec::new(),
+            source: Arc::new(source.to_vec()),
+            doc: shard.doc_builder().build(id, None, source, &[]),
             pre: Preconditions::default(),
         };
         shard
