@@ -17,7 +17,17 @@ pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
         return Ok(None);
     };
     match serde_json::from_slice::<serde::de::IgnoredAny>(b) {
-        Ok(_) => Ok(json::parse(b)),
+        Ok(_) => {
+            let node = json::parse(b);
+            // serde keeps the last of repeated keys; Jackson's strict duplicate detection
+            // refuses them.
+            if node.as_ref().is_some_and(json::Node::has_duplicate_keys) {
+                if let Some(syntax) = crate::util::json_syntax::describe(b) {
+                    return Err(super::bulk::syntax_error(&syntax));
+                }
+            }
+            Ok(node)
+        }
         Err(e) => Err(super::bulk::json_error(&e, b)),
     }
 }
@@ -256,25 +266,22 @@ pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
         return Ok(None);
     };
     let mut values = serde_json::Deserializer::from_slice(b).into_iter::<serde::de::IgnoredAny>();
-    match values.next() {
-        Some(Ok(_)) => {
-            let end = values.byte_offset();
-            body_node(Some(&b[..end]))
-        }
-        Some(Err(e)) => {
-            let cause = super::bulk::json_error(&e, b);
-            let at = crate::util::json_syntax::describe(b).map_or((1, 1), |s| s.last_token);
-            Err(crate::dsl::parsing(
-                "Failed to parse",
-                json::Pos {
-                    line: at.0,
-                    col: at.1,
-                },
-            )
-            .caused_by(cause))
-        }
-        None => Ok(None),
-    }
+    let first = match values.next() {
+        None => return Ok(None),
+        Some(Ok(_)) => body_node(Some(&b[..values.byte_offset()])),
+        Some(Err(e)) => Err(super::bulk::json_error(&e, b)),
+    };
+    first.map_err(|cause| {
+        let at = crate::util::json_syntax::describe(b).map_or((1, 1), |s| s.last_token);
+        crate::dsl::parsing(
+            "Failed to parse",
+            json::Pos {
+                line: at.0,
+                col: at.1,
+            },
+        )
+        .caused_by(cause)
+    })
 }
 
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {

@@ -2,8 +2,8 @@
 
 use super::json::{Node, J};
 use super::{
-    error_pos, object_parser_float, parse_query, x_content, MinimumShouldMatch, Query,
-    DEFAULT_BOOST,
+    error_pos, object_parser_boolean, object_parser_float, parse_query, x_content,
+    MinimumShouldMatch, Query, DEFAULT_BOOST,
 };
 use crate::error::Result;
 
@@ -40,7 +40,11 @@ pub fn parse(body: &Node) -> Result<Query> {
                 q.minimum_should_match = v.text().map(MinimumShouldMatch);
                 continue;
             }
-            "adjust_pure_negative" | "_name" => continue,
+            "adjust_pure_negative" => {
+                object_parser_boolean("bool", k, v)?;
+                continue;
+            }
+            "_name" => continue,
             _ => return Err(x_content(format!("[bool] unknown field [{k}]"), *kpos)),
         };
         let wrap = |e: crate::error::Error| {

@@ -79,6 +79,17 @@ impl Node {
             .map(|(_, _, v)| v)
     }
 
+    /// Whether an object anywhere in the tree repeats a key.
+    pub fn has_duplicate_keys(&self) -> bool {
+        match &self.v {
+            J::Obj(entries) => entries.iter().enumerate().any(|(i, (k, _, v))| {
+                entries[..i].iter().any(|(other, _, _)| other == k) || v.has_duplicate_keys()
+            }),
+            J::Arr(items) => items.iter().any(Node::has_duplicate_keys),
+            _ => false,
+        }
+    }
+
     /// The value as text, the way OpenSearch's `parser.text()` reads scalars.
     pub fn text(&self) -> Option<String> {
         match &self.v {

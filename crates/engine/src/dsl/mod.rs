@@ -349,18 +349,61 @@ pub fn as_parsing(e: Error, pos: Pos) -> Error {
 
 /// A boolean parameter: `true`/`false` or their strings.
 pub fn boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
+    let not_boolean = |text: String| {
+        Error::illegal_argument(format!(
+            "Failed to parse value [{text}] as only [true] or [false] are allowed."
+        ))
+    };
     match &node.v {
         J::Bool(b) => Ok(*b),
         J::Str(s) if s == "true" => Ok(true),
         J::Str(s) if s == "false" => Ok(false),
+        // OpenSearch's hand-written parsers call `parser.booleanValue()`: a string goes through
+        // `Booleans.parseBoolean`, a number reaches Jackson's accessor, which refuses it at the
+        // token's end.
+        J::Str(s) => Err(not_boolean(s.clone())),
+        J::Num(n) => {
+            let token = if n.is_f64() {
+                "VALUE_NUMBER_FLOAT"
+            } else {
+                "VALUE_NUMBER_INT"
+            };
+            Err(Error::new(
+                ErrorKind::JsonParse,
+                crate::util::json_syntax::located(
+                    &format!("Current token ({token}) not of boolean type"),
+                    node.pos.line,
+                    node.pos.col + n.to_string().len(),
+                ),
+            ))
+        }
         _ => Err(parsing(
             format!("{} [{query}] failed to parse field [{key}]", node.pos),
             node.pos,
         )
-        .caused_by(Error::illegal_argument(format!(
-            "Failed to parse value [{}] as only [true] or [false] are allowed.",
-            node.text().unwrap_or_default()
-        )))),
+        .caused_by(not_boolean(node.text().unwrap_or_default()))),
+    }
+}
+
+/// A boolean field of a query OpenSearch declares with an `ObjectParser` (`bool`).
+pub fn object_parser_boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
+    match &node.v {
+        J::Bool(b) => Ok(*b),
+        J::Str(s) if s == "true" || s == "false" => Ok(s == "true"),
+        J::Str(s) => Err(
+            x_content(format!("[{query}] failed to parse field [{key}]"), node.pos).caused_by(
+                Error::illegal_argument(format!(
+                    "Failed to parse value [{s}] as only [true] or [false] are allowed."
+                )),
+            ),
+        ),
+        _ => Err(x_content(
+            format!(
+                "[{query}] {key} doesn't support values of type: {}",
+                node.token()
+            ),
+            node.pos,
+        )),
     }
 }
 

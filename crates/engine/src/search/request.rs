@@ -177,6 +177,14 @@ fn track_value(v: &str, bad: impl Fn() -> Error) -> Result<TrackTotalHits> {
     }
 }
 
+/// A body key OpenSearch's search source parser has no use for with this kind of value.
+fn unknown_key(key: &str, v: &Node) -> Error {
+    parsing(
+        format!("Unknown key for a {} in [{key}].", v.token()),
+        v.pos,
+    )
+}
+
 /// The URL parameters that tune how OpenSearch fans a search out to shards: Quarry has no
 /// network hop to batch or throttle, but it refuses the values OpenSearch refuses.
 fn check_shard_request_params(p: &Params) -> Result<()> {
@@ -323,6 +331,7 @@ impl SearchRequest {
                         r.track_total_hits = match &v.v {
                             J::Bool(true) => TrackTotalHits::Exact,
                             J::Bool(false) => TrackTotalHits::Off,
+                            J::Arr(_) | J::Obj(_) => return Err(unknown_key(k, v)),
                             _ => {
                                 let text = v.text().unwrap_or_default();
                                 track_value(&text, || {
@@ -362,7 +371,21 @@ impl SearchRequest {
                         r.highlight = Some(std::sync::Arc::new(super::highlight::parse(v)?))
                     }
                     "suggest" => r.suggest = Some(std::sync::Arc::new(super::suggest::parse(v)?)),
-                    "stats" | "_name" => {}
+                    "stats" => {
+                        let J::Arr(groups) = &v.v else {
+                            return Err(unknown_key(k, v));
+                        };
+                        if let Some(g) = groups.iter().find(|g| !matches!(g.v, J::Str(_))) {
+                            return Err(parsing(
+                                format!(
+                                    "Expected [VALUE_STRING] in [stats] but found [{}]",
+                                    g.token()
+                                ),
+                                g.pos,
+                            ));
+                        }
+                    }
+                    "_name" => {}
                     // Search extensions come from plugins; Quarry has none, so any named one is
                     // unknown as it is to an OpenSearch without that plugin.
                     "ext" if v.as_obj().is_some() => {
@@ -378,15 +401,7 @@ impl SearchRequest {
                             "[{other}] is not supported yet"
                         )))
                     }
-                    other => {
-                        let msg = match &v.v {
-                            J::Obj(_) | J::Arr(_) => {
-                                format!("Unknown key for a {} in [{other}].", v.token())
-                            }
-                            _ => format!("Unknown key for a {} in [{other}].", v.token()),
-                        };
-                        return Err(parsing(msg, v.pos));
-                    }
+                    other => return Err(unknown_key(other, v)),
                 }
             }
         }

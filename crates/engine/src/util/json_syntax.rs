@@ -198,16 +198,17 @@ impl Scanner<'_> {
                             self.c.location(),
                         ));
                     };
-                    self.last_token = token_at;
                     let depth = self.stack.len();
                     let frame = self.stack.last_mut().expect("inside an object");
                     if frame.keys.contains(&key) {
+                        // The repeated name never becomes the parser's current token.
                         return Some(self.fail(
                             false,
                             format!("Duplicate field '{key}'"),
                             self.c.location(),
                         ));
                     }
+                    self.last_token = token_at;
                     frame.keys.push(key.clone());
                     if depth == 1 {
                         self.top_field = Some(key);
