@@ -89,6 +89,9 @@ async function freshServerIngest(built, { clients, cpus } = {}) {
     const cpu0 = procCpuSeconds(q.pid);
     const r = await httpIngest(q.url, built, { clients });
     r.server_cpu_seconds = procCpuSeconds(q.pid) - cpu0;
+    // Comparable with the engine bench's `cpu_us_per_doc` (its CPU up to the end of the refresh):
+    // steadier than docs/s on a shared machine.
+    r.server_cpu_us_per_doc = (r.server_cpu_seconds * 1e6) / r.docs;
     r.server_startup_ms = q.startupMs;
     r.server_rss_mb = procRssMb(q.pid);
     r.index_bytes = dirSize(q.dataDir);
@@ -135,7 +138,9 @@ if (require.main === module) {
       else
         console.log(
           `http ${corpus}: ${r.docs} docs in ${r.bulk_seconds.toFixed(2)} s = ${Math.round(r.docs_per_s)} docs/s, ` +
-            `${r.mb_per_s.toFixed(1)} MB/s (refresh ${r.refresh_ms.toFixed(0)} ms, count ${r.count_after_refresh}, failed bulks ${r.failed_bulks})`,
+            `${r.mb_per_s.toFixed(1)} MB/s` +
+            (r.server_cpu_us_per_doc ? `, server CPU ${r.server_cpu_us_per_doc.toFixed(1)} us/doc` : '') +
+            ` (refresh ${r.refresh_ms.toFixed(0)} ms, count ${r.count_after_refresh}, failed bulks ${r.failed_bulks})`,
         );
     }
   })().catch((e) => {
