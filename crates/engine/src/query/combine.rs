@@ -3,10 +3,11 @@
 //! float and the others' sum as a double, `(float)(max + others * tie)`; `DisjunctionSumScorer`
 //! sums in double. tantivy's combiners work in f32, which moves the last bit.
 
+use super::block_max::{self, PruneNode};
 use tantivy::query::{
     BooleanWeight, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer, Weight,
 };
-use tantivy::{DocId, Score, SegmentReader, Term};
+use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
 
 #[derive(Default, Clone, Copy)]
 pub struct DisMaxCombiner {
@@ -55,6 +56,8 @@ impl ScoreCombiner for SumCombiner {
     }
 }
 
+type ShouldWeights = Vec<(Occur, Box<dyn Weight>)>;
+
 /// The clauses of a disjunction: each one a SHOULD clause of tantivy's boolean weight.
 #[derive(Debug)]
 struct Clauses(Vec<Box<dyn Query>>);
@@ -66,14 +69,23 @@ impl Clone for Clauses {
 }
 
 impl Clauses {
+    /// Each clause's weight as a SHOULD clause of tantivy's boolean weight, and the pruning
+    /// trees of all of them when every clause has one.
     fn should_weights(
         &self,
         scoring: EnableScoring<'_>,
-    ) -> tantivy::Result<Vec<(Occur, Box<dyn Weight>)>> {
-        self.0
-            .iter()
-            .map(|q| Ok((Occur::Should, q.weight(scoring)?)))
-            .collect()
+    ) -> tantivy::Result<(ShouldWeights, Option<Vec<PruneNode>>)> {
+        let mut weights = Vec::with_capacity(self.0.len());
+        let mut nodes = Some(Vec::with_capacity(self.0.len()));
+        for q in &self.0 {
+            let (w, node) = block_max::weight_and_node(q.as_ref(), scoring)?;
+            weights.push((Occur::Should, w));
+            nodes = nodes.zip(node).map(|(mut v, n)| {
+                v.push(n);
+                v
+            });
+        }
+        Ok((weights, nodes))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -99,17 +111,36 @@ impl DisMaxQuery {
     }
 }
 
+impl DisMaxQuery {
+    pub(crate) fn clauses(&self) -> &[Box<dyn Query>] {
+        &self.clauses.0
+    }
+
+    pub(crate) fn weight_and_node(
+        &self,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
+        let tie = self.tie;
+        let (weights, nodes) = self.clauses.should_weights(scoring)?;
+        let prune = nodes.map(|c| PruneNode::DisMax(c, tie));
+        let weight = Wrapped {
+            inner: BooleanWeight::new(
+                weights,
+                scoring.is_scoring_enabled(),
+                Box::new(move || DisMaxCombiner {
+                    tie,
+                    ..Default::default()
+                }),
+            ),
+            prune: prune.clone(),
+        };
+        Ok((Box::new(weight), prune))
+    }
+}
+
 impl Query for DisMaxQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let tie = self.tie;
-        Ok(Box::new(Wrapped(BooleanWeight::new(
-            self.clauses.should_weights(scoring)?,
-            scoring.is_scoring_enabled(),
-            Box::new(move || DisMaxCombiner {
-                tie,
-                ..Default::default()
-            }),
-        ))))
+        Ok(self.weight_and_node(scoring)?.0)
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -138,16 +169,37 @@ impl SumQuery {
     }
 }
 
-impl Query for SumQuery {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(Wrapped(
-            BooleanWeight::with_minimum_number_should_match(
-                self.clauses.should_weights(scoring)?,
+impl SumQuery {
+    pub(crate) fn clauses(&self) -> &[Box<dyn Query>] {
+        &self.clauses.0
+    }
+
+    pub(crate) fn minimum(&self) -> usize {
+        self.minimum
+    }
+
+    pub(crate) fn weight_and_node(
+        &self,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
+        let (weights, nodes) = self.clauses.should_weights(scoring)?;
+        let prune = nodes.filter(|_| self.minimum <= 1).map(PruneNode::Sum);
+        let weight = Wrapped {
+            inner: BooleanWeight::with_minimum_number_should_match(
+                weights,
                 self.minimum,
                 scoring.is_scoring_enabled(),
                 Box::new(SumCombiner::default),
             ),
-        )))
+            prune: prune.clone(),
+        };
+        Ok((Box::new(weight), prune))
+    }
+}
+
+impl Query for SumQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(self.weight_and_node(scoring)?.0)
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -156,21 +208,37 @@ impl Query for SumQuery {
 }
 
 /// The boolean weight, behind a weight of its own: tantivy 0.26 sends a boolean of plain term
-/// scorers to Block-WAND, which sums whatever the combiner (§7.4 #16); a wrapper's pruning goes
-/// through `scorer()`.
-struct Wrapped<C: ScoreCombiner>(BooleanWeight<C>);
+/// scorers to Block-WAND, which sums whatever the combiner (§7.4 #16); here top-k pruning is
+/// `block_max`'s, over the clauses' pruning trees when they all have one.
+struct Wrapped<C: ScoreCombiner> {
+    inner: BooleanWeight<C>,
+    prune: Option<PruneNode>,
+}
 
 impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        self.0.scorer(reader, boost)
+        self.inner.scorer(reader, boost)
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        self.0.explain(reader, doc)
+        self.inner.explain(reader, doc)
     }
 
+    /// The matches without their scores (tantivy's boolean counts through its scoring union,
+    /// and its children score even under `for_each_no_score`).
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        self.0.count(reader)
+        if let Some(node) = &self.prune {
+            return node.count(reader);
+        }
+        let alive = reader.alive_bitset();
+        let mut n = 0u32;
+        self.inner.for_each_no_score(reader, &mut |docs| {
+            n += match alive {
+                Some(a) => docs.iter().filter(|&&d| a.is_alive(d)).count() as u32,
+                None => docs.len() as u32,
+            };
+        })?;
+        Ok(n)
     }
 
     fn for_each(
@@ -178,7 +246,7 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
         reader: &SegmentReader,
         callback: &mut dyn FnMut(DocId, Score),
     ) -> tantivy::Result<()> {
-        self.0.for_each(reader, callback)
+        self.inner.for_each(reader, callback)
     }
 
     fn for_each_no_score(
@@ -186,7 +254,38 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
         reader: &SegmentReader,
         callback: &mut dyn FnMut(&[DocId]),
     ) -> tantivy::Result<()> {
-        self.0.for_each_no_score(reader, callback)
+        self.inner.for_each_no_score(reader, callback)
+    }
+
+    fn for_each_pruning(
+        &self,
+        threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
+        match &self.prune {
+            Some(node) => block_max::for_each_pruning(
+                node,
+                || self.inner.scorer(reader, 1.0),
+                reader,
+                threshold,
+                callback,
+            ),
+            // Not tantivy's boolean pruning (see above): every doc, filtered by the threshold.
+            None => {
+                let mut scorer = self.inner.scorer(reader, 1.0)?;
+                let mut threshold = threshold;
+                let mut doc = scorer.doc();
+                while doc != TERMINATED {
+                    let score = scorer.score();
+                    if score > threshold {
+                        threshold = callback(doc, score);
+                    }
+                    doc = scorer.advance();
+                }
+                Ok(())
+            }
+        }
     }
 }
 

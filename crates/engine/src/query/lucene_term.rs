@@ -246,6 +246,20 @@ impl LuceneTermQuery {
 
 impl Query for LuceneTermQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(Box::new(self.lucene_weight(scoring)?))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.term, false);
+    }
+}
+
+impl LuceneTermQuery {
+    /// The weight as its own type, which pruning trees keep (`block_max`).
+    pub(crate) fn lucene_weight(
+        &self,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<LuceneTermWeight> {
         let field = self.term.field();
         let stats = match scoring {
             EnableScoring::Enabled { searcher, .. } => {
@@ -270,18 +284,15 @@ impl Query for LuceneTermQuery {
             }
             EnableScoring::Disabled { .. } => None,
         };
-        Ok(Box::new(LuceneTermWeight {
+        Ok(LuceneTermWeight {
             term: self.term.clone(),
             stats,
             boost: self.boost,
-        }))
-    }
-
-    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        visitor(&self.term, false);
+        })
     }
 }
 
+#[derive(Clone)]
 struct Stats {
     idf: f32,
     cache: Arc<[f32; 256]>,
@@ -290,7 +301,8 @@ struct Stats {
     avgdl: f32,
 }
 
-struct LuceneTermWeight {
+#[derive(Clone)]
+pub(crate) struct LuceneTermWeight {
     term: Term,
     stats: Option<Stats>,
     boost: f32,
@@ -308,7 +320,11 @@ impl LuceneTermWeight {
             .read_postings(&self.term, option)?)
     }
 
-    fn make_scorer(
+    pub(crate) fn term(&self) -> &Term {
+        &self.term
+    }
+
+    pub(crate) fn make_scorer(
         &self,
         reader: &SegmentReader,
         boost: Score,
@@ -420,9 +436,24 @@ impl Weight for LuceneTermWeight {
             None => Ok(postings.doc_freq()),
         }
     }
+
+    fn for_each_pruning(
+        &self,
+        threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
+        super::block_max::for_each_pruning(
+            &super::block_max::PruneNode::Term(self.clone()),
+            || self.scorer(reader, 1.0),
+            reader,
+            threshold,
+            callback,
+        )
+    }
 }
 
-struct LuceneTermScorer {
+pub(crate) struct LuceneTermScorer {
     postings: SegmentPostings,
     norms: FieldNormReader,
     weight: f32,
@@ -450,9 +481,20 @@ impl Scorer for LuceneTermScorer {
         if !self.scoring || self.doc() == TERMINATED {
             return 0.0;
         }
-        let freq = self.postings.term_freq() as f32;
-        let inv = self.cache[self.norms.fieldnorm_id(self.doc()) as usize];
-        self.weight - self.weight / (1f32 + freq * inv)
+        self.score_of(
+            self.postings.term_freq(),
+            self.norms.fieldnorm_id(self.doc()),
+        )
+    }
+}
+
+impl LuceneTermScorer {
+    /// The score of a doc with this freq and norm (and an upper bound for docs with lower freqs
+    /// or longer fields: every step of the float arithmetic is monotonic).
+    #[inline]
+    pub(crate) fn score_of(&self, freq: u32, norm_id: u8) -> Score {
+        let inv = self.cache[norm_id as usize];
+        self.weight - self.weight / (1f32 + freq as f32 * inv)
     }
 }
 

@@ -4,6 +4,7 @@
 //! date and ip terms are constant, filters score 0, `match_all` is a constant (never a bare
 //! `AllQuery`, which tantivy's boolean weight drops).
 
+pub mod block_max;
 mod boosting;
 pub mod combine;
 pub mod date_math;
@@ -23,8 +24,8 @@ use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::index::schema::ID;
 use lucene_term::LuceneTermQuery;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query,
-    RegexQuery, TermSetQuery,
+    AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RegexQuery,
+    TermSetQuery,
 };
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
@@ -72,7 +73,7 @@ pub fn boosted(q: Q, boost: f32) -> Q {
     if boost == 1.0 {
         q
     } else {
-        Box::new(BoostQuery::new(q, boost))
+        Box::new(wrappers::BoostedQuery::new(q, boost))
     }
 }
 
@@ -366,6 +367,11 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     if !required && b.should.is_empty() {
         // Pure negative: OpenSearch adds match_all as a filter, so matches score 0.
         clauses.push((Occur::Must, constant(Box::new(AllQuery), 0.0)));
+    }
+    if !required && b.must_not.is_empty() && msm <= 1 {
+        // Should clauses alone: Lucene's disjunction, summed in double and pruned for top-k.
+        let should = clauses.into_iter().map(|(_, q)| q).collect();
+        return Ok(boosted(Box::new(combine::SumQuery::new(should)), b.boost));
     }
     let q = if msm > 0 {
         BooleanQuery::with_minimum_required_clauses(clauses, msm)

@@ -4,6 +4,7 @@
 use super::combine::{DisMaxQuery, SumQuery};
 use super::lucene_term::LuceneTermQuery;
 use super::phrase::LucenePhraseQuery;
+use super::wrappers::BoostedQuery;
 use super::{all, boosted, none, Context, Q};
 use crate::analysis::tokenizer_name;
 use crate::dsl::{
@@ -13,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::index::mapping::FieldType;
 use crate::metadata::target::glob_match;
 use serde_json::Value;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur};
+use tantivy::query::{BooleanQuery, Occur};
 use tantivy::schema::Field;
 use tantivy::Term;
 
@@ -122,12 +123,8 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
                 .transpose()
                 .unwrap_or(None)
                 .unwrap_or(0);
-            let clauses = leaves.into_iter().map(|q| (Occur::Should, q)).collect();
-            if msm > 1 {
-                Box::new(BooleanQuery::with_minimum_required_clauses(clauses, msm))
-            } else {
-                Box::new(BooleanQuery::new(clauses))
-            }
+            // Lucene's disjunction: summed in double, pruned for top-k (block_max).
+            Box::new(SumQuery::with_minimum(leaves, msm.max(1)))
         }
     })
 }
@@ -439,8 +436,8 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
             m.tie_breaker.unwrap_or(m.ty.default_tie()),
         )),
     };
-    // Always wrapped: keeps dis_max off tantivy 0.26's summing Block-WAND path (§7.4 #16).
-    Ok(Box::new(BoostQuery::new(q, m.boost)))
+    // Always wrapped (as tantivy's BoostQuery was, for the same explanation).
+    Ok(Box::new(BoostedQuery::new(q, m.boost)))
 }
 
 /// One field of a cross_fields analyzer group.

@@ -1,5 +1,6 @@
-//! Request-level wrappers around the query: `min_score` (hits scoring below it are not hits,
-//! nor counted).
+//! Wrappers around a query: `min_score` (hits scoring below it are not hits, nor counted) and
+//! boosts.
+use super::block_max::{self, PruneNode};
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED};
 
@@ -104,5 +105,113 @@ impl DocSet for MinScoreScorer {
 impl Scorer for MinScoreScorer {
     fn score(&mut self) -> Score {
         self.score
+    }
+}
+
+/// A boost around a query, as tantivy's `BoostQuery` (the boost passed down to the leaves'
+/// scorers, the same explanation), whose weight keeps the inner query's top-k pruning.
+#[derive(Debug)]
+pub struct BoostedQuery {
+    inner: Box<dyn Query>,
+    boost: f32,
+}
+
+impl Clone for BoostedQuery {
+    fn clone(&self) -> Self {
+        BoostedQuery {
+            inner: self.inner.box_clone(),
+            boost: self.boost,
+        }
+    }
+}
+
+impl BoostedQuery {
+    pub fn new(inner: Box<dyn Query>, boost: f32) -> Self {
+        BoostedQuery { inner, boost }
+    }
+
+    pub(crate) fn inner(&self) -> &dyn Query {
+        self.inner.as_ref()
+    }
+
+    pub(crate) fn weight_and_node(
+        &self,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
+        let (inner, node) = block_max::weight_and_node(self.inner.as_ref(), scoring)?;
+        if !scoring.is_scoring_enabled() {
+            return Ok((inner, None));
+        }
+        let prune = node.map(|n| PruneNode::Boost(Box::new(n), self.boost));
+        let weight = BoostedWeight {
+            inner,
+            boost: self.boost,
+            prune: prune.clone(),
+        };
+        Ok((Box::new(weight), prune))
+    }
+}
+
+impl Query for BoostedQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(self.weight_and_node(scoring)?.0)
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a tantivy::Term, bool)) {
+        self.inner.query_terms(visitor);
+    }
+}
+
+struct BoostedWeight {
+    inner: Box<dyn Weight>,
+    boost: f32,
+    prune: Option<PruneNode>,
+}
+
+impl Weight for BoostedWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        self.inner.scorer(reader, boost * self.boost)
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let inner = self.inner.explain(reader, doc)?;
+        let mut e = Explanation::new_with_string(
+            format!("Boost x{} of ...", self.boost),
+            inner.value() * self.boost,
+        );
+        e.add_detail(inner);
+        Ok(e)
+    }
+
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        self.inner.count(reader)
+    }
+
+    fn for_each_pruning(
+        &self,
+        threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
+        let Some(node) = &self.prune else {
+            let mut scorer = self.scorer(reader, 1.0)?;
+            let mut threshold = threshold;
+            let mut doc = scorer.doc();
+            while doc != TERMINATED {
+                let score = scorer.score();
+                if score > threshold {
+                    threshold = callback(doc, score);
+                }
+                doc = scorer.advance();
+            }
+            return Ok(());
+        };
+        block_max::for_each_pruning(
+            node,
+            || self.scorer(reader, 1.0),
+            reader,
+            threshold,
+            callback,
+        )
     }
 }

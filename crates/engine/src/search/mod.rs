@@ -348,6 +348,12 @@ fn query_shard(
         boost: t.boost,
         track_max_score: plan.by_score || req.track_scores,
         mapping: &meta.mapping,
+        prune: query::block_max::prunable(q.as_ref()),
+        count_up_to: match req.track_total_hits {
+            TrackTotalHits::UpTo(n) => Some(n),
+            TrackTotalHits::Exact => Some(u64::MAX),
+            TrackTotalHits::Off => None,
+        },
     };
     let top = top_k::collect(&top_plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
         if e.kind == ErrorKind::QueryShard {

@@ -44,6 +44,16 @@ fn score_bits(s: f32) -> u32 {
     }
 }
 
+/// The threshold a pruning weight gets from the worst kept hit's (boosted) score: docs scoring
+/// above it, the bar's own score included (a tie may still win on `_seq_no`), are reported.
+fn raw_threshold(bar: f32, boost: f32) -> f32 {
+    if boost == 1.0 {
+        return bar.next_down();
+    }
+    // Division rounds: leave a margin far wider than one ulp.
+    ((bar / boost) as f64 * (1.0 - 1e-6)) as f32
+}
+
 /// What a search asks of a shard's pass.
 pub(super) struct Plan<'a> {
     /// The order: the request's sort, or `_score` descending.
@@ -54,6 +64,13 @@ pub(super) struct Plan<'a> {
     pub boost: f32,
     pub track_max_score: bool,
     pub mapping: &'a Mapping,
+    /// The weight prunes (`query::block_max::prunable`). Ordered by score alone, its matches
+    /// are then counted apart (`Weight::count`, which skips scoring) and the scoring pass is
+    /// asked only for docs that can still enter the top `window`.
+    pub prune: bool,
+    /// How far to count: `None` not at all, else segment by segment until the count passes
+    /// it (it then only says "more than").
+    pub count_up_to: Option<u64>,
 }
 
 pub(super) struct ShardTop {
@@ -687,72 +704,100 @@ pub(super) fn collect(
         let mut scratch: Vec<u128> = Vec::with_capacity(readers.len());
         let mut count = 0u64;
         let mut seg_max = f32::NEG_INFINITY;
-        weight.for_each(reader, &mut |doc, score| {
-            if let Some(a) = alive {
-                if !a.is_alive(doc) {
-                    return;
+        // Pruning needs the order to be the score alone, descending, and scores it can bound.
+        let prune = plan.prune
+            && window > 0
+            && plan.after.is_none()
+            && plan.boost > 0.0
+            && matches!(plan.specs, [s] if s.field == SortField::Score && !s.ascending);
+        if prune {
+            if let Some(up_to) = plan.count_up_to {
+                if out.count <= up_to {
+                    out.count += weight.count(reader)? as u64;
                 }
             }
-            count += 1;
-            let score = score * plan.boost;
-            if score > seg_max {
-                seg_max = score;
-            }
-            if window == 0 {
-                return;
-            }
-            let bar = top.bar.as_ref();
-            let mut vs_after = if after.is_some() {
-                Cut::Undecided
-            } else {
-                Cut::Passed
-            };
-            let mut vs_bar = if bar.is_some() {
-                Cut::Undecided
-            } else {
-                Cut::Passed
-            };
-            scratch.clear();
-            for (i, r) in readers.iter().enumerate() {
-                let k = r.key(doc, score);
-                scratch.push(k);
+        }
+        let mut on_doc = |doc: DocId, score: f32| -> f32 {
+            'visit: {
+                if let Some(a) = alive {
+                    if !a.is_alive(doc) {
+                        break 'visit;
+                    }
+                }
+                if !prune {
+                    count += 1;
+                }
+                let score = score * plan.boost;
+                if score > seg_max {
+                    seg_max = score;
+                }
+                if window == 0 {
+                    break 'visit;
+                }
+                let bar = top.bar.as_ref();
+                let mut vs_after = if after.is_some() {
+                    Cut::Undecided
+                } else {
+                    Cut::Passed
+                };
+                let mut vs_bar = if bar.is_some() {
+                    Cut::Undecided
+                } else {
+                    Cut::Passed
+                };
+                scratch.clear();
+                for (i, r) in readers.iter().enumerate() {
+                    let k = r.key(doc, score);
+                    scratch.push(k);
+                    if vs_after == Cut::Undecided {
+                        match k.cmp(&after.as_ref().expect("after")[i]) {
+                            Ordering::Less => break 'visit,
+                            Ordering::Greater => vs_after = Cut::Passed,
+                            Ordering::Equal => {}
+                        }
+                    }
+                    if vs_bar == Cut::Undecided {
+                        let b = bar.expect("bar");
+                        let bk = if i == 0 { b.k0 } else { b.rest[i - 1] };
+                        match k.cmp(&bk) {
+                            Ordering::Greater => break 'visit,
+                            Ordering::Less => vs_bar = Cut::Passed,
+                            Ordering::Equal => {}
+                        }
+                    }
+                    if vs_after == Cut::Passed && vs_bar == Cut::Passed {
+                        scratch.extend(readers[i + 1..].iter().map(|r| r.key(doc, score)));
+                        break;
+                    }
+                }
                 if vs_after == Cut::Undecided {
-                    match k.cmp(&after.as_ref().expect("after")[i]) {
-                        Ordering::Less => return,
-                        Ordering::Greater => vs_after = Cut::Passed,
-                        Ordering::Equal => {}
-                    }
+                    // Equal to the `search_after` values: that hit was on the previous page.
+                    break 'visit;
                 }
-                if vs_bar == Cut::Undecided {
-                    let b = bar.expect("bar");
-                    let bk = if i == 0 { b.k0 } else { b.rest[i - 1] };
-                    match k.cmp(&bk) {
-                        Ordering::Greater => return,
-                        Ordering::Less => vs_bar = Cut::Passed,
-                        Ordering::Equal => {}
-                    }
+                let seq = seq_of(doc);
+                if vs_bar == Cut::Undecided && seq >= bar.expect("bar").seq {
+                    break 'visit;
                 }
-                if vs_after == Cut::Passed && vs_bar == Cut::Passed {
-                    scratch.extend(readers[i + 1..].iter().map(|r| r.key(doc, score)));
-                    break;
-                }
+                top.push(Entry {
+                    k0: scratch[0],
+                    rest: scratch[1..].into(),
+                    seq,
+                    doc,
+                    score,
+                });
             }
-            if vs_after == Cut::Undecided {
-                // Equal to the `search_after` values: that hit was on the previous page.
-                return;
+            match &top.bar {
+                Some(bar) if prune => raw_threshold(bar.score, plan.boost),
+                _ => f32::NEG_INFINITY,
             }
-            let seq = seq_of(doc);
-            if vs_bar == Cut::Undecided && seq >= bar.expect("bar").seq {
-                return;
-            }
-            top.push(Entry {
-                k0: scratch[0],
-                rest: scratch[1..].into(),
-                seq,
-                doc,
-                score,
-            });
-        })?;
+        };
+        if prune {
+            weight.for_each_pruning(f32::NEG_INFINITY, reader, &mut on_doc)?;
+        } else {
+            weight.for_each(reader, &mut |doc, score| {
+                on_doc(doc, score);
+            })?;
+        }
         out.count += count;
         max_score = max_score.max(seg_max);
         for e in top.into_entries() {

@@ -1,0 +1,822 @@
+//! Top-k by score without scoring every match: block-max pruning (Lucene's MaxScore, windowed
+//! as its `MaxScoreBulkScorer`) for term leaves and their disjunctions (`match` OR, should-only
+//! `bool`, `dis_max`, `multi_match` best_fields, boosts around them).
+//!
+//! tantivy's Block-WAND needs its own BM25 scorer and keeps the block maxima private, so the
+//! bounds are Quarry's own: per segment and term, each block of 128 postings keeps the
+//! Pareto-maximal `(term freq, norm id)` pairs of its docs (a Lucene BM25 term score grows with
+//! the freq and shrinks with the length, so one of them scores highest whatever the query's
+//! idf, boost and avgdl). Cached per segment, since segments never change.
+//!
+//! Scores stay exactly the exhaustive ones: a doc that can still enter the top k is scored by
+//! every leaf and combined with the combiners' own arithmetic (double sums, dis_max's float max
+//! plus the others' double sum times tie); pruning only skips docs whose upper bound cannot reach
+//! the collector's threshold (with a relative margin far wider than float rounding).
+
+use super::combine::{DisMaxQuery, SumQuery};
+use super::lucene_term::{LuceneTermQuery, LuceneTermScorer, LuceneTermWeight};
+use super::wrappers::BoostedQuery;
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, OnceLock};
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::index::SegmentId;
+use tantivy::query::{EnableScoring, Query, Scorer, Weight};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
+
+/// More leaves than this are left to the exhaustive union (each pruned doc re-evaluates the
+/// tree's bound once per non-essential leaf).
+const MAX_LEAVES: usize = 16;
+
+/// Blocks with more Pareto points keep only their corner `(max freq, min norm)`.
+const MAX_POINTS: usize = 8;
+
+/// A bound must exceed the threshold by this much (relative) before a doc counts as beaten:
+/// far above the few ulps double sums and float casts can move a score.
+const MARGIN: f64 = 1e-5;
+
+/// One term's per-block score bounds in one segment.
+struct TermBlocks {
+    /// The last doc of each block.
+    last_docs: Vec<DocId>,
+    /// `points[starts[b]..starts[b + 1]]` are block `b`'s `(freq, norm id)` pairs.
+    starts: Vec<u32>,
+    points: Vec<(u32, u8)>,
+}
+
+impl TermBlocks {
+    fn compute(reader: &SegmentReader, term: &Term) -> tantivy::Result<TermBlocks> {
+        let mut out = TermBlocks {
+            last_docs: Vec::new(),
+            starts: vec![0],
+            points: Vec::new(),
+        };
+        let inverted = reader.inverted_index(term.field())?;
+        let Some(mut block) = inverted.read_block_postings(term, IndexRecordOption::WithFreqs)?
+        else {
+            return Ok(out);
+        };
+        let norms = reader
+            .fieldnorms_readers()
+            .get_field(term.field())?
+            .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
+        let total = block.doc_freq() as usize;
+        let mut seen = 0;
+        let mut pairs: Vec<(u8, u32)> = Vec::with_capacity(128);
+        while seen < total {
+            let docs = block.docs();
+            if docs.is_empty() {
+                break;
+            }
+            pairs.clear();
+            for (i, &doc) in docs.iter().enumerate() {
+                // `freq(i)` is 1 where the field records no freqs, as the scorer reads it.
+                pairs.push((norms.fieldnorm_id(doc), block.freq(i)));
+            }
+            seen += docs.len();
+            out.last_docs.push(docs[docs.len() - 1]);
+            pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+            let start = out.points.len();
+            let mut best = 0;
+            for &(norm, freq) in &pairs {
+                if freq > best {
+                    out.points.push((freq, norm));
+                    best = freq;
+                }
+            }
+            if out.points.len() - start > MAX_POINTS {
+                out.points.truncate(start);
+                out.points.push((best, pairs[0].0));
+            }
+            out.starts.push(out.points.len() as u32);
+            block.advance();
+        }
+        Ok(out)
+    }
+
+    fn get(reader: &SegmentReader, term: &Term) -> tantivy::Result<Arc<TermBlocks>> {
+        type Cache = Mutex<FxHashMap<(SegmentId, Term), Arc<TermBlocks>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        let key = (reader.segment_id(), term.clone());
+        if let Some(b) = cache.lock().get(&key) {
+            return Ok(b.clone());
+        }
+        let blocks = Arc::new(TermBlocks::compute(reader, term)?);
+        let mut c = cache.lock();
+        if c.len() >= 50_000 {
+            // Segments come and go with merges; a full cache starts over rather than tracking them.
+            c.clear();
+        }
+        c.insert(key, blocks.clone());
+        Ok(blocks)
+    }
+}
+
+/// A pruning-capable query tree, its term weights built once with the query's statistics.
+#[derive(Clone)]
+pub(crate) enum PruneNode {
+    Term(LuceneTermWeight),
+    Sum(Vec<PruneNode>),
+    DisMax(Vec<PruneNode>, f32),
+    /// A boost, passed down to the leaves as tantivy's `BoostWeight` passes it.
+    Boost(Box<PruneNode>, f32),
+}
+
+impl PruneNode {
+    /// The segment's shape of the tree, its leaves appended to `leaves`.
+    fn build(
+        &self,
+        reader: &SegmentReader,
+        boost: Score,
+        leaves: &mut Vec<Leaf>,
+    ) -> tantivy::Result<Tree> {
+        Ok(match self {
+            PruneNode::Term(w) => match w.make_scorer(reader, boost)? {
+                Some(scorer) => {
+                    leaves.push(Leaf {
+                        blocks: TermBlocks::get(reader, w.term())?,
+                        scorer,
+                        block: 0,
+                        bound: 0.0,
+                    });
+                    Tree::Leaf(leaves.len() - 1)
+                }
+                None => Tree::Empty,
+            },
+            PruneNode::Sum(c) => Tree::Sum(
+                c.iter()
+                    .map(|n| n.build(reader, boost, leaves))
+                    .collect::<tantivy::Result<_>>()?,
+            ),
+            PruneNode::DisMax(c, tie) => Tree::DisMax(
+                c.iter()
+                    .map(|n| n.build(reader, boost, leaves))
+                    .collect::<tantivy::Result<_>>()?,
+                *tie,
+            ),
+            PruneNode::Boost(n, b) => n.build(reader, boost * b, leaves)?,
+        })
+    }
+}
+
+impl PruneNode {
+    fn terms<'a>(&'a self, out: &mut Vec<&'a Term>) {
+        match self {
+            PruneNode::Term(w) => out.push(w.term()),
+            PruneNode::Sum(c) | PruneNode::DisMax(c, _) => c.iter().for_each(|n| n.terms(out)),
+            PruneNode::Boost(n, _) => n.terms(out),
+        }
+    }
+
+    /// The alive docs matching any leaf: the postings marked in a bitset, no scorer built.
+    pub(crate) fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        let mut terms = Vec::new();
+        self.terms(&mut terms);
+        let mut bits = vec![0u64; (reader.max_doc() as usize).div_ceil(64)];
+        for term in terms {
+            let inverted = reader.inverted_index(term.field())?;
+            let Some(mut block) = inverted.read_block_postings(term, IndexRecordOption::Basic)?
+            else {
+                continue;
+            };
+            let total = block.doc_freq() as usize;
+            let mut seen = 0;
+            while seen < total {
+                let docs = block.docs();
+                if docs.is_empty() {
+                    break;
+                }
+                for &d in docs {
+                    bits[(d / 64) as usize] |= 1 << (d % 64);
+                }
+                seen += docs.len();
+                block.advance();
+            }
+        }
+        Ok(match reader.alive_bitset() {
+            None => bits.iter().map(|w| w.count_ones()).sum(),
+            Some(alive) => {
+                let mut n = 0;
+                for (i, &w) in bits.iter().enumerate() {
+                    let mut w = w;
+                    while w != 0 {
+                        let d = i as u32 * 64 + w.trailing_zeros();
+                        n += alive.is_alive(d) as u32;
+                        w &= w - 1;
+                    }
+                }
+                n
+            }
+        })
+    }
+}
+
+/// A query's weight and, when it is a tree of term leaves under sums, dis_max and boosts, its
+/// pruning tree.
+pub(crate) fn weight_and_node(
+    q: &dyn Query,
+    scoring: EnableScoring<'_>,
+) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
+    if let Some(t) = q.downcast_ref::<LuceneTermQuery>() {
+        let w = t.lucene_weight(scoring)?;
+        let node = scoring
+            .is_scoring_enabled()
+            .then(|| PruneNode::Term(w.clone()));
+        return Ok((Box::new(w), node));
+    }
+    if let Some(s) = q.downcast_ref::<SumQuery>() {
+        return s.weight_and_node(scoring);
+    }
+    if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+        return d.weight_and_node(scoring);
+    }
+    if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        return b.weight_and_node(scoring);
+    }
+    Ok((q.weight(scoring)?, None))
+}
+
+/// Whether a query's weight prunes in `for_each_pruning` (and reports every match to a
+/// callback that keeps the threshold at minus infinity, so counting stays exact until then).
+pub fn prunable(q: &dyn Query) -> bool {
+    fn leaves(q: &dyn Query) -> Option<usize> {
+        if q.downcast_ref::<LuceneTermQuery>().is_some() {
+            return Some(1);
+        }
+        if let Some(s) = q.downcast_ref::<SumQuery>() {
+            if s.minimum() > 1 {
+                return None;
+            }
+            return s.clauses().iter().map(|c| leaves(c.as_ref())).sum();
+        }
+        if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+            return d.clauses().iter().map(|c| leaves(c.as_ref())).sum();
+        }
+        if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+            return leaves(b.inner());
+        }
+        None
+    }
+    leaves(q).is_some_and(|n| n <= MAX_LEAVES)
+}
+
+/// A term leaf on one segment: its scorer and block bounds.
+struct Leaf {
+    scorer: LuceneTermScorer,
+    blocks: Arc<TermBlocks>,
+    /// The block holding the window's first doc.
+    block: usize,
+    /// The leaf's bound in the current window.
+    bound: f32,
+}
+
+impl Leaf {
+    fn doc(&self) -> DocId {
+        self.scorer.doc()
+    }
+
+    /// Moves `block` to the first block that may hold `target` or later docs; `false` when
+    /// there is none.
+    fn shallow_seek(&mut self, target: DocId) -> bool {
+        let last = &self.blocks.last_docs;
+        if self.block < last.len() && last[self.block] < target {
+            self.block += last[self.block..].partition_point(|&d| d < target);
+        }
+        self.block < last.len()
+    }
+
+    fn block_bound(&self) -> f32 {
+        let b = &self.blocks;
+        let (s, e) = (
+            b.starts[self.block] as usize,
+            b.starts[self.block + 1] as usize,
+        );
+        b.points[s..e]
+            .iter()
+            .map(|&(freq, norm)| self.scorer.score_of(freq, norm))
+            .fold(0.0, f32::max)
+    }
+}
+
+/// The segment's scoring tree over leaf slots.
+enum Tree {
+    Leaf(usize),
+    /// A term absent from the segment.
+    Empty,
+    Sum(Vec<Tree>),
+    DisMax(Vec<Tree>, f32),
+}
+
+impl Tree {
+    /// The score from per-leaf scores (0 for leaves not matching), in the combiners' arithmetic:
+    /// `SumCombiner`'s double sum and `DisMaxCombiner`'s float max plus the double sum of the
+    /// others times tie, each cast to float as their scorers return it.
+    fn eval(&self, vals: &[f32]) -> f32 {
+        match self {
+            Tree::Leaf(i) => vals[*i],
+            Tree::Empty => 0.0,
+            Tree::Sum(c) => c.iter().map(|t| t.eval(vals) as f64).sum::<f64>() as f32,
+            Tree::DisMax(c, tie) => {
+                let (mut max, mut others) = (0f32, 0f64);
+                for t in c {
+                    let s = t.eval(vals);
+                    if s >= max {
+                        others += max as f64;
+                        max = s;
+                    } else {
+                        others += s as f64;
+                    }
+                }
+                (max as f64 + others * *tie as f64) as f32
+            }
+        }
+    }
+}
+
+fn can_compete(bound: f64, threshold: Score) -> bool {
+    bound * (1.0 + MARGIN) > threshold as f64
+}
+
+impl Tree {
+    /// Whether the tree is one sum of leaves (or one leaf), whose bounds are plain sums.
+    fn is_flat(&self) -> bool {
+        match self {
+            Tree::Leaf(_) | Tree::Empty => true,
+            Tree::Sum(c) => c.iter().all(|t| matches!(t, Tree::Leaf(_) | Tree::Empty)),
+            Tree::DisMax(..) => false,
+        }
+    }
+
+    /// The tree's value with these per-leaf values (scores or bounds), for bounding.
+    fn bound(&self, flat: bool, vals: &[f32]) -> f64 {
+        if flat {
+            vals.iter().map(|&v| v as f64).sum()
+        } else {
+            self.eval(vals) as f64
+        }
+    }
+}
+
+/// tantivy's `for_each_pruning` for a pruning tree: `callback` sees every doc scoring above
+/// the threshold it returns. While that threshold is minus infinity (the collector is still
+/// counting), docs come from `exhaustive`, the weight's ordinary scorer; from the first finite
+/// threshold on, from the pruned walk.
+pub(crate) fn for_each_pruning(
+    node: &PruneNode,
+    exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,
+    reader: &SegmentReader,
+    threshold: Score,
+    callback: &mut dyn FnMut(DocId, Score) -> Score,
+) -> tantivy::Result<()> {
+    let mut threshold = threshold;
+    let mut start = 0;
+    if threshold == f32::NEG_INFINITY {
+        let mut scorer = exhaustive()?;
+        let mut doc = scorer.doc();
+        while doc != TERMINATED {
+            let score = scorer.score();
+            if score > threshold {
+                threshold = callback(doc, score);
+            }
+            doc = scorer.advance();
+            if threshold != f32::NEG_INFINITY {
+                break;
+            }
+        }
+        if doc == TERMINATED {
+            return Ok(());
+        }
+        start = doc;
+    }
+    let mut leaves = Vec::new();
+    let tree = node.build(reader, 1.0, &mut leaves)?;
+    prune(&tree, &mut leaves, start, threshold, callback);
+    Ok(())
+}
+
+/// The pruned walk from `start`, in windows bounded by the leaves' blocks. In a window whose
+/// bounds cannot reach the threshold nothing is read. Else, when some leaves must match for a
+/// doc to reach it (the others' bounds together fall short), the candidates are the docs those
+/// required leaves share (the rarest leads, the others leapfrog); else they are the docs of the
+/// essential leaves (MaxScore: the leaves left once the smallest bounds that together fall
+/// short are set aside). The other leaves are probed, the highest bound first, while the
+/// candidate can still make it.
+fn prune(
+    tree: &Tree,
+    leaves: &mut [Leaf],
+    start: DocId,
+    mut threshold: Score,
+    callback: &mut dyn FnMut(DocId, Score) -> Score,
+) {
+    let n = leaves.len();
+    if n == 0 {
+        return;
+    }
+    let flat = tree.is_flat();
+    let mut vals = vec![0f32; n];
+    let mut bounds = vec![0f32; n];
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut required: Vec<usize> = Vec::with_capacity(n);
+    // Every doc below `upto` has been decided.
+    let mut upto = start;
+    'windows: loop {
+        let mut first = TERMINATED;
+        for l in leaves.iter_mut() {
+            if l.doc() < upto {
+                l.scorer.seek(upto);
+            }
+            first = first.min(l.doc());
+        }
+        if first == TERMINATED {
+            return;
+        }
+        let mut end = TERMINATED - 1;
+        for l in leaves.iter_mut() {
+            if l.doc() != TERMINATED && l.shallow_seek(first) {
+                end = end.min(l.blocks.last_docs[l.block]);
+            }
+        }
+        for (i, l) in leaves.iter_mut().enumerate() {
+            l.bound = if l.doc() > end { 0.0 } else { l.block_bound() };
+            bounds[i] = l.bound;
+        }
+        if !can_compete(tree.bound(flat, &bounds), threshold) {
+            upto = end + 1;
+            continue;
+        }
+        required.clear();
+        for i in 0..n {
+            if bounds[i] == 0.0 {
+                continue;
+            }
+            bounds[i] = 0.0;
+            if !can_compete(tree.bound(flat, &bounds), threshold) {
+                required.push(i);
+            }
+            bounds[i] = leaves[i].bound;
+        }
+        // The leaves probed for a candidate, highest bound first.
+        order.clear();
+        order.extend((0..n).filter(|i| bounds[*i] > 0.0 && !required.contains(i)));
+        order.sort_unstable_by(|&a, &b| bounds[b].total_cmp(&bounds[a]));
+        // Candidates from the essential leaves: `order[k..]` (the smallest bounds) cannot reach
+        // the threshold alone.
+        let mut k = order.len();
+        if required.is_empty() {
+            vals.fill(0.0);
+            while k > 0 {
+                let i = order[k - 1];
+                vals[i] = bounds[i];
+                if can_compete(tree.bound(flat, &vals), threshold) {
+                    break;
+                }
+                k -= 1;
+            }
+        } else {
+            required.sort_unstable_by_key(|&i| leaves[i].scorer.size_hint());
+        }
+        loop {
+            let doc = if let Some((&lead, rest)) = required.split_first() {
+                let mut d = leaves[lead].doc();
+                'align: while d <= end {
+                    for &r in rest {
+                        let l = &mut leaves[r];
+                        if l.doc() < d {
+                            l.scorer.seek(d);
+                        }
+                        let ahead = l.doc();
+                        if ahead > end {
+                            // The window is done; the lead keeps its docs past it, where the
+                            // leaves may not be required.
+                            d = ahead;
+                            break 'align;
+                        }
+                        if ahead > d {
+                            d = leaves[lead].scorer.seek(ahead);
+                            continue 'align;
+                        }
+                    }
+                    break;
+                }
+                d
+            } else {
+                order[..k]
+                    .iter()
+                    .map(|&i| leaves[i].doc())
+                    .min()
+                    .unwrap_or(TERMINATED)
+            };
+            if doc > end {
+                upto = end + 1;
+                continue 'windows;
+            }
+            vals.fill(0.0);
+            for &i in &required {
+                vals[i] = leaves[i].scorer.score();
+            }
+            if let Some(&lead) = required.first() {
+                leaves[lead].scorer.advance();
+            }
+            let (essential, probed) = order.split_at(k);
+            for &i in essential.iter().filter(|_| required.is_empty()) {
+                let l = &mut leaves[i];
+                if l.doc() == doc {
+                    vals[i] = l.scorer.score();
+                    l.scorer.advance();
+                }
+            }
+            let probe = if required.is_empty() {
+                probed
+            } else {
+                &order[..]
+            };
+            // The doc's best case: what scored so far, the unprobed leaves at their bounds.
+            let mut known: f64 = 0.0;
+            let mut rest: f64 = 0.0;
+            if flat {
+                known = vals.iter().map(|&v| v as f64).sum();
+                rest = probe.iter().map(|&i| bounds[i] as f64).sum();
+            }
+            let mut alive = true;
+            for (j, &i) in probe.iter().enumerate() {
+                let bound = if flat {
+                    known + rest
+                } else {
+                    for &u in &probe[j..] {
+                        vals[u] = bounds[u];
+                    }
+                    let b = tree.eval(&vals) as f64;
+                    for &u in &probe[j..] {
+                        vals[u] = 0.0;
+                    }
+                    b
+                };
+                if !can_compete(bound, threshold) {
+                    alive = false;
+                    break;
+                }
+                let l = &mut leaves[i];
+                if l.doc() < doc {
+                    l.scorer.seek(doc);
+                }
+                if l.doc() == doc {
+                    vals[i] = l.scorer.score();
+                    known += vals[i] as f64;
+                }
+                rest -= bounds[i] as f64;
+            }
+            if !alive {
+                continue;
+            }
+            let score = tree.eval(&vals);
+            if score > threshold {
+                let next = callback(doc, score);
+                if next != threshold {
+                    threshold = next;
+                    upto = doc + 1;
+                    continue 'windows;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::combine::{DisMaxQuery, SumQuery};
+    use tantivy::indexer::NoMergePolicy;
+    use tantivy::schema::{Schema, STRING, TEXT};
+    use tantivy::{doc, Index, IndexWriter, Searcher};
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        /// Skewed towards small numbers, as word frequencies are.
+        fn skewed(&mut self, n: u64) -> u64 {
+            let a = self.below(n);
+            self.below(a + 1)
+        }
+    }
+
+    /// Several segments of random text in two fields, some docs deleted.
+    fn index(seed: u64) -> (Index, Searcher) {
+        let mut sb = Schema::builder();
+        let body = sb.add_text_field("body", TEXT);
+        let title = sb.add_text_field("title", TEXT);
+        let id = sb.add_text_field("id", STRING);
+        let index = Index::create_in_ram(sb.build());
+        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
+        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut rng = Rng(seed | 1);
+        let mut n = 0;
+        for _ in 0..3 {
+            for _ in 0..(1500 + rng.below(1500)) {
+                let text = |rng: &mut Rng, len: u64| {
+                    (0..1 + rng.below(len))
+                        .map(|_| format!("w{}", rng.skewed(40)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let b = text(&mut rng, 40);
+                let t = text(&mut rng, 6);
+                w.add_document(doc!(body => b, title => t, id => n.to_string()))
+                    .unwrap();
+                n += 1;
+            }
+            w.commit().unwrap();
+        }
+        for _ in 0..200 {
+            let d = rng.below(n);
+            w.delete_term(Term::from_field_text(id, &d.to_string()));
+        }
+        w.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        (index, searcher)
+    }
+
+    fn term(searcher: &Searcher, field: &str, word: &str) -> Box<dyn Query> {
+        let f = searcher.schema().get_field(field).unwrap();
+        Box::new(LuceneTermQuery::new(Term::from_field_text(f, word)))
+    }
+
+    /// The top `k` by score, then segment and doc, of every alive match.
+    fn exhaustive(searcher: &Searcher, q: &dyn Query, k: usize) -> Vec<(f32, u32, u32)> {
+        let w = q
+            .weight(EnableScoring::enabled_from_searcher(searcher))
+            .unwrap();
+        let mut all = Vec::new();
+        for (s, r) in searcher.segment_readers().iter().enumerate() {
+            w.for_each(r, &mut |d, score| {
+                if r.alive_bitset().is_none_or(|a| a.is_alive(d)) {
+                    all.push((score, s as u32, d));
+                }
+            })
+            .unwrap();
+        }
+        all.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+        all.truncate(k);
+        all
+    }
+
+    /// The same through `for_each_pruning`, the threshold raised as a collector would once
+    /// `limit` matches are counted and `k` are kept (ties with the k-th still reported).
+    fn pruned(searcher: &Searcher, q: &dyn Query, k: usize, limit: u64) -> Vec<(f32, u32, u32)> {
+        assert!(prunable(q));
+        let w = q
+            .weight(EnableScoring::enabled_from_searcher(searcher))
+            .unwrap();
+        let mut kept: Vec<(f32, u32, u32)> = Vec::new();
+        let mut count = 0u64;
+        for (s, r) in searcher.segment_readers().iter().enumerate() {
+            w.for_each_pruning(f32::NEG_INFINITY, r, &mut |d, score| {
+                if r.alive_bitset().is_none_or(|a| a.is_alive(d)) {
+                    count += 1;
+                    kept.push((score, s as u32, d));
+                    kept.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+                    kept.truncate(k);
+                }
+                if count > limit && kept.len() == k {
+                    kept[k - 1].0.next_down()
+                } else {
+                    f32::NEG_INFINITY
+                }
+            })
+            .unwrap();
+        }
+        kept
+    }
+
+    fn check(searcher: &Searcher, q: &dyn Query) {
+        let w = q
+            .weight(EnableScoring::enabled_from_searcher(searcher))
+            .unwrap();
+        for r in searcher.segment_readers() {
+            let mut alive = 0;
+            w.for_each(r, &mut |d, _| {
+                alive += r.alive_bitset().is_none_or(|a| a.is_alive(d)) as u32
+            })
+            .unwrap();
+            assert_eq!(w.count(r).unwrap(), alive, "{q:?}");
+        }
+        for (k, limit) in [(1, 0), (10, 0), (10, 100), (50, 0), (10, u64::MAX)] {
+            let want = exhaustive(searcher, q, k);
+            assert!(!want.is_empty(), "{q:?} matches nothing");
+            assert_eq!(
+                pruned(searcher, q, k, limit),
+                want,
+                "{q:?} k {k} limit {limit}"
+            );
+        }
+    }
+
+    #[test]
+    fn pruned_top_k_equals_exhaustive() {
+        for seed in [7, 1234, 99_991, 31_337, 2_024] {
+            let (_index, searcher) = index(seed);
+            let s = &searcher;
+            let mut rng = Rng(seed * 31 + 5);
+            for _ in 0..6 {
+                let words: Vec<String> = (0..2 + rng.below(4))
+                    .map(|_| format!("w{}", rng.skewed(40)))
+                    .collect();
+                check(s, term(s, "body", &words[0]).as_ref());
+                let sum = |field: &str| -> Box<dyn Query> {
+                    Box::new(SumQuery::new(
+                        words.iter().map(|w| term(s, field, w)).collect(),
+                    ))
+                };
+                check(s, sum("body").as_ref());
+                let boosted: Box<dyn Query> = Box::new(BoostedQuery::new(sum("title"), 2.5));
+                let best_fields = DisMaxQuery::new(vec![sum("body"), boosted], 0.0);
+                check(s, &BoostedQuery::new(Box::new(best_fields), 1.0));
+                let tie = DisMaxQuery::new(vec![sum("body"), sum("title")], 0.3);
+                check(s, &tie);
+                let nested = SumQuery::new(vec![
+                    sum("title"),
+                    term(s, "body", &words[1]),
+                    Box::new(BoostedQuery::new(term(s, "title", &words[0]), 0.5)),
+                ]);
+                check(s, &nested);
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_skips_docs() {
+        let (_index, searcher) = index(5);
+        let s = &searcher;
+        let q = SumQuery::new(vec![term(s, "body", "w0"), term(s, "body", "w25")]);
+        let w = q.weight(EnableScoring::enabled_from_searcher(s)).unwrap();
+        let (mut matches, mut reported) = (0, 0);
+        for r in s.segment_readers() {
+            w.for_each(r, &mut |_, _| matches += 1).unwrap();
+            let mut kept: Vec<f32> = Vec::new();
+            w.for_each_pruning(f32::NEG_INFINITY, r, &mut |_, score| {
+                reported += 1;
+                kept.push(score);
+                kept.sort_by(|a, b| b.total_cmp(a));
+                kept.truncate(10);
+                if kept.len() == 10 {
+                    kept[9].next_down()
+                } else {
+                    f32::NEG_INFINITY
+                }
+            })
+            .unwrap();
+        }
+        assert!(reported * 3 < matches, "{reported} of {matches} reported");
+    }
+
+    #[test]
+    fn bounds_hold_for_every_block() {
+        let (_index, searcher) = index(42);
+        for (field, word) in [
+            ("body", "w0"),
+            ("body", "w3"),
+            ("body", "w17"),
+            ("body", "w39"),
+            ("title", "w0"),
+            ("title", "w5"),
+            ("title", "w26"),
+        ] {
+            let f = searcher.schema().get_field(field).unwrap();
+            let t = Term::from_field_text(f, word);
+            let w = LuceneTermQuery::new(t.clone())
+                .lucene_weight(EnableScoring::enabled_from_searcher(&searcher))
+                .unwrap();
+            for r in searcher.segment_readers() {
+                let Some(scorer) = w.make_scorer(r, 1.0).unwrap() else {
+                    continue;
+                };
+                let mut leaf = Leaf {
+                    scorer,
+                    blocks: TermBlocks::get(r, &t).unwrap(),
+                    block: 0,
+                    bound: 0.0,
+                };
+                let mut max_seen = 0f32;
+                while leaf.doc() != TERMINATED {
+                    assert!(leaf.shallow_seek(leaf.doc()));
+                    let bound = leaf.block_bound();
+                    let score = leaf.scorer.score();
+                    assert!(score <= bound, "{word}: {score} > {bound}");
+                    max_seen = max_seen.max(score);
+                    leaf.scorer.advance();
+                }
+                assert!(max_seen > 0.0);
+            }
+        }
+    }
+}
