@@ -5,6 +5,7 @@ import { ACTIONS } from './actions';
 import type { NodeConfig } from './config';
 import { Engine } from './engine';
 import { registerAction } from './http/pipeline';
+import { bodyParser } from './http/raw-body';
 import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
 import { TaskManager } from './tasks/task-manager';
@@ -52,9 +53,10 @@ export function buildApp(config: NodeConfig): App {
     logger: false,
   });
 
-  // Bodies stay raw bytes: the engine parses them (and NDJSON) itself.
+  // Bodies stay raw bytes, in the chunks they arrived in: the engine joins and parses them (and
+  // NDJSON) itself, off the event loop.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', bodyParser(config.http.maxContentLength));
 
   const methodsByPath: Array<{ re: RegExp; method: string }> = [];
   const literalMethods = new Map<string, Set<string>>();

@@ -12,7 +12,7 @@ interface NativeResponse {
 interface NativeEngine {
   readonly nodeId: string;
   readonly clusterUuid: string;
-  execute(action: string, params: string, body?: Buffer | null): Promise<NativeResponse>;
+  execute(action: string, params: string, body?: Buffer | readonly Buffer[] | null): Promise<NativeResponse>;
   close(): Promise<void>;
 }
 
@@ -74,7 +74,8 @@ export class Engine {
     return this.inner.clusterUuid;
   }
 
-  execute(action: string, params: EngineParams, body?: Buffer): Promise<EngineResponse> {
+  /** `body` may be the chunks a request body arrived in: the engine joins them on its pool. */
+  execute(action: string, params: EngineParams, body?: Buffer | readonly Buffer[]): Promise<EngineResponse> {
     try {
       return this.inner.execute(action, JSON.stringify(params), body ?? null).then(undefined, rethrowEngineError);
     } catch (e) {

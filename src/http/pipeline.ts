@@ -7,7 +7,7 @@ import type { EngineParams, EngineResponse } from '../engine';
 import type { Task } from '../tasks/task-manager';
 import { authenticate } from '../security/authenticate';
 import { authorize } from '../security/authorize';
-import { bodyOf, hasUnreadBody, rawBody } from './raw-body';
+import { bodyOf, hasUnreadBody, joinBody, rawBody, type RawBody } from './raw-body';
 import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
 import { shapeResponse } from './pretty';
@@ -104,7 +104,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       for (const k in pathParams) params[k] = pathParams[k] as string;
       if (spec.fixedParams !== undefined) Object.assign(params, spec.fixedParams);
       // Only GET and HEAD bodies need reading here; fastify has read the others already.
-      if (!Buffer.isBuffer(request.body) && hasUnreadBody(request)) {
+      if (request.body == null && hasUnreadBody(request)) {
         rawBody(request, limit).then(
           (body) => run(request, reply, query, params, body, errorTrace, pretty),
           (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
@@ -122,7 +122,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     reply: FastifyReply,
     query: Record<string, string>,
     params: EngineParams,
-    body: Buffer | undefined,
+    body: RawBody | undefined,
     errorTrace: boolean,
     pretty: boolean,
   ): void => {
@@ -141,7 +141,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       const t = node.tasks.register(spec.action, opaqueId);
       task = t;
       // 5. execute
-      const result = spec.run ? spec.run(new PipelineRequest(params, body, pretty, t), node) : node.engine.execute(engineAction, params, body);
+      const result = spec.run ? spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node) : node.engine.execute(engineAction, params, body);
       if (!(result instanceof Promise)) {
         node.tasks.unregister(t);
         respond(request, reply, result, query, params, opaqueId, pretty);

@@ -54,7 +54,7 @@ extern "C" {
 pub struct Outcome {
     pub result: std::result::Result<quarry_engine::Response, quarry_engine::Error>,
     /// Held until the promise settles, then dropped on the JS thread (the request body).
-    pub keep: Option<Buffer>,
+    pub keep: Option<Either<Buffer, Vec<Buffer>>>,
 }
 
 #[derive(Clone, Copy)]

@@ -3,6 +3,7 @@
 //! Engine errors become JS errors whose message is the OpenSearch cause as JSON.
 
 mod completion;
+mod pool;
 
 use completion::{Completer, Outcome};
 use napi::bindgen_prelude::*;
@@ -25,6 +26,8 @@ pub struct EngineResponse {
 pub struct Engine {
     node: Arc<Node>,
     completer: Completer,
+    /// Reads (searches, gets, stats): one hand-off each, see `pool.rs`.
+    reads: pool::Pool,
 }
 
 fn engine_error(e: &quarry_engine::Error) -> Error {
@@ -40,7 +43,13 @@ impl Engine {
         let cfg: NodeConfig = serde_json_from(&config)?;
         let node = Node::open(cfg).map_err(|e| engine_error(&e))?;
         let completer = Completer::new(env)?;
-        Ok(Engine { node, completer })
+        let reads = pool::Pool::new("quarry-read", node.search_pool().current_num_threads())
+            .map_err(|e| Error::new(Status::GenericFailure, format!("read pool: {e}")))?;
+        Ok(Engine {
+            node,
+            completer,
+            reads,
+        })
     }
 
     #[napi(getter)]
@@ -54,18 +63,19 @@ impl Engine {
     }
 
     /// Runs one action. `params` is a JSON object of path and query parameters; `body` the raw
-    /// request body. The job goes straight to the engine's pool (one hand-off), and its promise
-    /// settles from there with one call into the JS thread.
+    /// request body, or the chunks it arrived in (joined here, on the pool). The job goes
+    /// straight to the engine's pool (one hand-off), and its promise settles from there with
+    /// one call into the JS thread.
     #[napi(ts_return_type = "Promise<EngineResponse>")]
     pub fn execute<'env>(
         &self,
         env: &'env Env,
         action: String,
         params: String,
-        body: Option<Buffer>,
+        body: Option<Either<Buffer, Vec<Buffer>>>,
     ) -> Result<Object<'env>> {
-        // The body Buffer itself goes to the pool (no copy of multi-megabyte bulks on the JS
-        // thread): request bodies are never written to by the HTTP layer once read. It comes
+        // The body Buffers themselves go to the pool (no copy of multi-megabyte bulks on the JS
+        // thread): request bodies are never written to by the HTTP layer once read. They come
         // back with the outcome, to be released on the JS thread.
         let (pending, promise) = self.completer.begin(env)?;
         let node = self.node.clone();
@@ -73,7 +83,20 @@ impl Engine {
         let job = move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let params = Params::from_json(params.as_bytes())?;
-                quarry_engine::execute(&node, &action, &params, body.as_deref())
+                let joined;
+                let bytes: Option<&[u8]> = match &body {
+                    None => None,
+                    Some(Either::A(one)) => Some(one),
+                    Some(Either::B(chunks)) => {
+                        let mut all = Vec::with_capacity(chunks.iter().map(|c| c.len()).sum());
+                        for c in chunks {
+                            all.extend_from_slice(c);
+                        }
+                        joined = all;
+                        Some(&joined)
+                    }
+                };
+                quarry_engine::execute(&node, &action, &params, bytes)
             }))
             .unwrap_or_else(|panic| {
                 let what = panic
@@ -88,7 +111,7 @@ impl Engine {
         if is_write {
             self.node.write_pool().spawn(job);
         } else {
-            self.node.search_pool().spawn(job);
+            self.reads.spawn(job);
         }
         Ok(promise)
     }
