@@ -16,8 +16,11 @@ export const clusterMain: ActionSpec = {
 const cache = new WeakMap<NodeContext, { compact: Buffer; pretty: Buffer }>();
 
 function mainBody(node: NodeContext, pretty: boolean): Buffer {
-  const cached = cache.get(node) ?? render(node);
-  cache.set(node, cached);
+  let cached = cache.get(node);
+  if (cached === undefined) {
+    cached = render(node);
+    cache.set(node, cached);
+  }
   return pretty ? cached.pretty : cached.compact;
 }
 
