@@ -11,6 +11,7 @@ pub(crate) mod explain;
 mod forcemerge;
 mod indices;
 mod json_writer;
+mod param_check;
 mod params;
 pub(crate) mod scroll;
 mod search;
@@ -69,6 +70,7 @@ pub fn execute(
     params: &Params,
     body: Option<&[u8]>,
 ) -> Result<Response> {
+    param_check::check(params)?;
     match action {
         "cluster:monitor/health" => cluster::health(node, params),
         "cluster:monitor/state/metadata" => cluster::node_info(node),
