@@ -26,7 +26,11 @@ function run(cmd, cmdArgs) {
 if (!(ifMissing && fs.existsSync(addon))) {
   run('cargo', ['build', '--release', '-p', 'quarry-node']);
   const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(root, 'target');
-  fs.copyFileSync(path.join(targetDir, 'release', 'libquarry_node.so'), addon);
+  // Copy then rename: overwriting the file in place would change the code under any running
+  // node that has the addon mapped (a test server, a benchmark) and crash it.
+  const staged = `${addon}.${process.pid}.tmp`;
+  fs.copyFileSync(path.join(targetDir, 'release', 'libquarry_node.so'), staged);
+  fs.renameSync(staged, addon);
 }
 if (!nativeOnly) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
