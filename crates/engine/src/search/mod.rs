@@ -354,6 +354,11 @@ fn query_shard(
             TrackTotalHits::Exact => Some(u64::MAX),
             TrackTotalHits::Off => None,
         },
+        match_all: matches!(req.query, crate::dsl::Query::MatchAll { .. })
+            && req.post_filter.is_none()
+            && req.min_score.is_none()
+            && req.terminate_after.is_none()
+            && plan.deadline.is_none(),
     };
     let top = top_k::collect(&top_plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
         if e.kind == ErrorKind::QueryShard {

@@ -71,6 +71,9 @@ pub(super) struct Plan<'a> {
     /// How far to count: `None` not at all, else segment by segment until the count passes
     /// it (it then only says "more than").
     pub count_up_to: Option<u64>,
+    /// The query is `match_all` alone (no filter, `min_score`, `terminate_after` or `timeout`
+    /// around it): every alive doc matches, scoring the same.
+    pub match_all: bool,
 }
 
 pub(super) struct ShardTop {
@@ -717,6 +720,30 @@ pub(super) fn collect(
                 }
             }
         }
+        // `match_all` sorted on one single-valued number, missing values last: the column is
+        // scanned for the values that can still enter the page (Lucene skips with the points
+        // instead); the count is the segment's alive docs.
+        let scan = match (
+            &readers[..],
+            plan.match_all && window > 0 && plan.after.is_none(),
+        ) {
+            ([r], true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
+                match &r.source {
+                    Source::Num {
+                        col, multi: false, ..
+                    } => Some((col.clone(), r.ascending)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if scan.is_some() {
+            out.count += reader.num_docs() as u64;
+        }
+        let scanning = scan.is_some();
+        let counted_apart = prune || scanning;
+        // The worst kept hit's key, for the column scan.
+        let bar_key: std::cell::Cell<Option<u128>> = std::cell::Cell::new(None);
         let mut on_doc = |doc: DocId, score: f32| -> f32 {
             'visit: {
                 if let Some(a) = alive {
@@ -724,7 +751,7 @@ pub(super) fn collect(
                         break 'visit;
                     }
                 }
-                if !prune {
+                if !counted_apart {
                     count += 1;
                 }
                 let score = score * plan.boost;
@@ -786,12 +813,47 @@ pub(super) fn collect(
                     score,
                 });
             }
+            if scanning {
+                bar_key.set(top.bar.as_ref().map(|b| b.k0));
+            }
             match &top.bar {
                 Some(bar) if prune => raw_threshold(bar.score, plan.boost),
                 _ => f32::NEG_INFINITY,
             }
         };
-        if prune {
+        if let Some((col, ascending)) = scan {
+            // The match_all score, as its scorer gives it.
+            let score = weight.scorer(reader, 1.0)?.score();
+            const CHUNK: u32 = 4096;
+            let mut ids = Vec::with_capacity(CHUNK as usize);
+            let mut start = 0;
+            while start < reader.max_doc() {
+                let end = (start + CHUNK).min(reader.max_doc());
+                // The bar's raw value when it is a present one: only values at or beyond it
+                // (ties may still win on `_seq_no`) can enter.
+                match bar_key.get().filter(|k| k >> 96 == PRESENT >> 96) {
+                    None => {
+                        for doc in start..end {
+                            on_doc(doc, score);
+                        }
+                    }
+                    Some(k) => {
+                        let payload = k & PAYLOAD;
+                        let range = if ascending {
+                            0..=payload as u64
+                        } else {
+                            (PAYLOAD - payload) as u64..=u64::MAX
+                        };
+                        ids.clear();
+                        col.get_docids_for_value_range(range, start..end, &mut ids);
+                        for &doc in &ids {
+                            on_doc(doc, score);
+                        }
+                    }
+                }
+                start = end;
+            }
+        } else if prune {
             weight.for_each_pruning(f32::NEG_INFINITY, reader, &mut on_doc)?;
         } else {
             weight.for_each(reader, &mut |doc, score| {
