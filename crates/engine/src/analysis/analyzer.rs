@@ -5,6 +5,7 @@
 use crate::analysis::char_filter::{CharFilter, OffsetMap};
 use crate::analysis::filter::TokenFilter;
 use crate::analysis::token::Tokens;
+use crate::analysis::tokenizer::standard::Standard;
 use crate::analysis::tokenizer::Tokenizer;
 use std::sync::Arc;
 
@@ -44,6 +45,15 @@ impl Analyzer {
 
     pub fn correct(maps: &[OffsetMap], off: usize) -> usize {
         maps.iter().rev().fold(off, |o, m| m.correct(o))
+    }
+
+    /// The standard tokenizer and the one filter after it, when that filter maps each word on
+    /// its own and no char filter comes first: a chain that can stream ASCII text.
+    pub fn word_chain(&self) -> Option<(&Standard, &dyn TokenFilter)> {
+        match (&self.char_filters[..], &self.filters[..]) {
+            ([], [(_, f)]) if f.maps_words() => Some((self.tokenizer.1.as_standard()?, &**f)),
+            _ => None,
+        }
     }
 
     pub fn run(&self, text: &str) -> Analyzed {

@@ -18,6 +18,7 @@ pub use registry::Registry;
 
 use std::sync::Arc;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer, TokenizerManager};
+use tokenizer::standard::AsciiScan;
 
 /// The registry of an index, built once per version of its analysis settings.
 pub fn index_registry(
@@ -222,7 +223,6 @@ struct ValuesTokenizer {
 
 pub struct ValuesStream<'a> {
     inner: ChainStream<'a>,
-    end_inc: u32,
     gap: u32,
     done: bool,
 }
@@ -232,11 +232,8 @@ impl Tokenizer for ValuesTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> ValuesStream<'a> {
         let gap = self.gap;
-        let inner = self.chain.token_stream(text);
-        let end_inc = inner.buf.end_inc;
         ValuesStream {
-            inner,
-            end_inc,
+            inner: self.chain.token_stream(text),
             gap,
             done: false,
         }
@@ -257,9 +254,10 @@ impl TokenStream for ValuesStream<'_> {
         } else {
             self.inner.position as i64 + 1
         };
+        let end_inc = self.inner.buf.end_inc;
         let t = &mut self.inner.token;
         t.text.clear();
-        t.position = (last + self.end_inc as i64) as usize;
+        t.position = (last + end_inc as i64) as usize;
         t.position_length = 0;
         t.offset_from = self.gap as usize;
         t.offset_to = self.gap as usize;
@@ -302,40 +300,84 @@ pub struct ChainStream<'a> {
     next: usize,
     token: Token,
     position: usize,
+    /// ASCII text through the standard tokenizer and one word-mapping filter is streamed:
+    /// each token goes from the text through the filter into `token` as it is found (nothing
+    /// is buffered), removed tokens' increments carried in `buf.end_inc` until the next one.
+    words: Option<Words<'a>>,
+}
+
+struct Words<'a> {
+    text: &'a str,
+    scan: AsciiScan<'a>,
+    filter: &'a dyn filter::TokenFilter,
 }
 
 impl Tokenizer for ChainTokenizer {
     type TokenStream<'a> = ChainStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> ChainStream<'a> {
-        let buf = std::mem::take(&mut self.buf);
-        self.buf = self.analyzer.run_into(text, buf).tokens;
+        let ChainTokenizer { analyzer, buf } = self;
+        let words = match analyzer.word_chain() {
+            Some((standard, filter)) if text.is_ascii() => {
+                buf.recycle();
+                buf.text_len = text.len();
+                Some(Words {
+                    text,
+                    scan: standard.ascii_scan(text),
+                    filter,
+                })
+            }
+            _ => {
+                *buf = analyzer.run_into(text, std::mem::take(buf)).tokens;
+                None
+            }
+        };
         ChainStream {
-            buf: &mut self.buf,
+            buf,
             next: 0,
             token: Token::default(),
             position: usize::MAX,
+            words,
         }
+    }
+}
+
+impl ChainStream<'_> {
+    #[inline]
+    fn place(&mut self, pos_inc: u32, start: usize, end: usize, pos_len: u32) {
+        self.position = if self.position == usize::MAX {
+            (pos_inc as usize).saturating_sub(1)
+        } else {
+            self.position + pos_inc as usize
+        };
+        self.token.position = self.position;
+        self.token.offset_from = start;
+        self.token.offset_to = end;
+        self.token.position_length = pos_len as usize;
     }
 }
 
 impl TokenStream for ChainStream<'_> {
     fn advance(&mut self) -> bool {
+        if let Some(w) = &mut self.words {
+            for (start, end, _) in w.scan.by_ref() {
+                if w.filter.map_word(&w.text[start..end], &mut self.token.text) {
+                    let pos_inc = 1 + std::mem::take(&mut self.buf.end_inc);
+                    self.place(pos_inc, start, end, 1);
+                    return true;
+                }
+                self.buf.end_inc += 1;
+            }
+            return false;
+        }
         let Some(t) = self.buf.toks.get_mut(self.next) else {
             return false;
         };
         self.next += 1;
-        self.position = if self.position == usize::MAX {
-            (t.pos_inc as usize).saturating_sub(1)
-        } else {
-            self.position + t.pos_inc as usize
-        };
-        self.token.position = self.position;
-        self.token.offset_from = t.start;
-        self.token.offset_to = t.end;
-        self.token.position_length = t.pos_len as usize;
+        let (pos_inc, start, end, pos_len) = (t.pos_inc, t.start, t.end, t.pos_len);
         // Swap rather than copy: the buffer keeps an allocation for the next run.
         std::mem::swap(&mut self.token.text, &mut t.text);
+        self.place(pos_inc, start, end, pos_len);
         true
     }
 
@@ -440,5 +482,50 @@ mod tests {
             e.reason,
             "Custom Analyzer [my] failed to find tokenizer under name [nope]"
         );
+    }
+}
+
+#[cfg(test)]
+mod streaming_tests {
+    use super::*;
+
+    /// The streamed chains (ASCII text through `standard` and one word-mapping filter) give
+    /// the tokens, offsets and positions of the buffered run.
+    #[test]
+    fn streaming_matches_the_buffered_run() {
+        let m = TokenizerManager::default();
+        register(&m, &Registry::global());
+        let long = "x".repeat(300);
+        let texts = [
+            "The Debian packages of the running services aren't stopping: it's the user's.",
+            "the a an of",
+            "",
+            "Running 3.14 dogs' O'Reilly's ab_cd a:b 1,2;3",
+            long.as_str(),
+            "over the lazy dog and the",
+        ];
+        for name in ["standard", "english"] {
+            let a = registry::builtins()[name].clone();
+            assert!(a.word_chain().is_some());
+            for text in texts {
+                let want = a.run(text).tokens;
+                let mut pos = -1i64;
+                let want: Vec<_> = want
+                    .toks
+                    .iter()
+                    .map(|t| {
+                        pos += t.pos_inc as i64;
+                        (t.text.clone(), t.start, t.end, pos.max(0) as usize)
+                    })
+                    .collect();
+                let mut an = m.get(name).unwrap();
+                let mut s = an.token_stream(text);
+                let mut got = Vec::new();
+                while let Some(t) = s.next() {
+                    got.push((t.text.clone(), t.offset_from, t.offset_to, t.position));
+                }
+                assert_eq!(got, want, "{name}: {text}");
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::TokenFilter;
 use crate::analysis::token::Tokens;
-use crate::analysis::unicode::{lowercase_in_place, to_lower, to_upper};
+use crate::analysis::unicode::{lowercase_in_place, lowercase_into, to_lower, to_upper};
 
 #[derive(Clone, Copy)]
 pub enum Lang {
@@ -16,6 +16,16 @@ pub enum Lang {
 pub struct Lowercase(pub Lang);
 
 impl TokenFilter for Lowercase {
+    fn maps_words(&self) -> bool {
+        matches!(self.0, Lang::Default)
+    }
+
+    #[inline]
+    fn map_word(&self, word: &str, out: &mut String) -> bool {
+        lowercase_into(word, out);
+        true
+    }
+
     fn apply(&self, t: &mut Tokens) {
         for tok in &mut t.toks {
             match self.0 {

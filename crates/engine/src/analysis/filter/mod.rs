@@ -23,6 +23,20 @@ use std::sync::Arc;
 
 pub trait TokenFilter: Send + Sync {
     fn apply(&self, t: &mut Tokens);
+
+    /// Whether the filter looks at each token's text alone (not its neighbours, position,
+    /// type or keyword flag), so that `map_word` can stand in for `apply`.
+    fn maps_words(&self) -> bool {
+        false
+    }
+
+    /// What the filter makes of one token's text, written to `out`; false when it drops the
+    /// token. Only called when `maps_words`.
+    fn map_word(&self, word: &str, out: &mut String) -> bool {
+        out.clear();
+        out.push_str(word);
+        true
+    }
 }
 
 pub const NAMES: &[&str] = &[

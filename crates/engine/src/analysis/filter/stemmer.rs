@@ -196,29 +196,51 @@ impl EnglishChain {
 impl TokenFilter for EnglishChain {
     fn apply(&self, t: &mut Tokens) {
         Memo::with(|memo| {
-            let mut key = String::with_capacity(memo::MAX_LEN);
+            let mut val = String::with_capacity(memo::MAX_LEN);
             t.retain_mut(|tok| {
                 if tok.keyword || tok.text.len() > memo::MAX_LEN {
                     return self.run(&mut tok.text, tok.keyword);
                 }
-                match memo.get(self.owner, &tok.text) {
-                    Some(None) => return false,
-                    Some(Some(v)) => {
-                        if v != tok.text {
-                            tok.text.clear();
-                            tok.text.push_str(v);
-                        }
+                match memo.get_into(self.owner, &tok.text, &mut val) {
+                    Some(true) => {
+                        std::mem::swap(&mut tok.text, &mut val);
                         return true;
                     }
+                    Some(false) => return false,
                     None => {}
                 }
-                key.clear();
-                key.push_str(&tok.text);
+                val.clear();
+                val.push_str(&tok.text);
                 let keep = self.run(&mut tok.text, false);
-                memo.put(self.owner, &key, keep.then_some(tok.text.as_str()));
+                memo.put(self.owner, &val, keep.then_some(tok.text.as_str()));
                 keep
             })
         });
+    }
+
+    fn maps_words(&self) -> bool {
+        true
+    }
+
+    /// Looks the memo up on the word itself: a known word is never copied before, and a
+    /// stop word never at all.
+    #[inline]
+    fn map_word(&self, word: &str, out: &mut String) -> bool {
+        Memo::with(|memo| {
+            let memoized = word.len() <= memo::MAX_LEN;
+            if memoized {
+                if let Some(keep) = memo.get_into(self.owner, word, out) {
+                    return keep;
+                }
+            }
+            out.clear();
+            out.push_str(word);
+            let keep = self.run(out, false);
+            if memoized {
+                memo.put(self.owner, word, keep.then_some(out.as_str()));
+            }
+            keep
+        })
     }
 }
 

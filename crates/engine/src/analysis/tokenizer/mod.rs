@@ -18,6 +18,12 @@ use std::sync::Arc;
 pub trait Tokenizer: Send + Sync {
     /// Appends the tokens of `text` (byte offsets into it) to `out`.
     fn tokenize(&self, text: &str, out: &mut Tokens);
+
+    /// The standard tokenizer, for chains that stream its ASCII tokens straight through a
+    /// filter (`ChainTokenizer`).
+    fn as_standard(&self) -> Option<&standard::Standard> {
+        None
+    }
 }
 
 pub const NAMES: &[&str] = &[

@@ -82,8 +82,7 @@ enum Ascii {
     Other,
 }
 
-#[inline]
-fn ascii_class(b: u8) -> Ascii {
+const fn ascii_class_of(b: u8) -> Ascii {
     match b {
         b'a'..=b'z' | b'A'..=b'Z' => Ascii::Letter,
         b'0'..=b'9' => Ascii::Digit,
@@ -95,14 +94,43 @@ fn ascii_class(b: u8) -> Ascii {
     }
 }
 
-impl Standard {
-    /// UAX#29 word boundaries restricted to ASCII, where they reduce to a few rules: letters,
-    /// digits and `_` join; `:` joins two letters, `.`/`'` two letters or two digits, `,`/`;`
-    /// two digits.
-    fn tokenize_ascii(&self, text: &str, out: &mut Tokens) {
-        let b = text.as_bytes();
+static ASCII_CLASS: [Ascii; 128] = {
+    let mut t = [Ascii::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = ascii_class_of(b as u8);
+        b += 1;
+    }
+    t
+};
+
+#[inline]
+fn ascii_class(b: u8) -> Ascii {
+    ASCII_CLASS[(b & 0x7F) as usize]
+}
+
+/// The tokens of ASCII text, where UAX#29 word boundaries reduce to a few rules: letters,
+/// digits and `_` join; `:` joins two letters, `.`/`'` two letters or two digits, `,`/`;` two
+/// digits. A token longer than the window hands the rest of the text to the grammar's DFA.
+pub struct AsciiScan<'a> {
+    text: &'a str,
+    at: usize,
+    max: usize,
+    dfa: bool,
+}
+
+impl Iterator for AsciiScan<'_> {
+    /// Byte offsets and type.
+    type Item = (usize, usize, &'static str);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.dfa {
+            return self.next_dfa();
+        }
+        let b = self.text.as_bytes();
         let n = b.len();
-        let mut i = 0;
+        let mut i = self.at;
         while i < n {
             let c = ascii_class(b[i]);
             if !matches!(c, Ascii::Letter | Ascii::Digit | Ascii::Under) {
@@ -140,17 +168,53 @@ impl Standard {
             if !letter && !digit {
                 continue;
             }
-            if i - start > self.max_token_length {
+            if i - start > self.max {
                 // The scanner's window cuts it where a shorter match ends, and rescans the rest.
-                return self.tokenize_from(text, start, out);
+                self.dfa = true;
+                self.at = start;
+                return self.next_dfa();
             }
-            let kind = if letter { ALPHANUM } else { NUM };
-            out.push(&text[start..i], start, i, kind);
+            self.at = i;
+            return Some((start, i, if letter { ALPHANUM } else { NUM }));
         }
+        self.at = n;
+        None
+    }
+}
+
+impl AsciiScan<'_> {
+    fn next_dfa(&mut self) -> Option<(usize, usize, &'static str)> {
+        let dfa = Dfa::get();
+        while self.at < self.text.len() {
+            let start = self.at;
+            let (end, kind) = dfa.next_token(self.text, start, self.max);
+            self.at = end;
+            if let Some(kind) = kind {
+                return Some((start, end, kind));
+            }
+        }
+        None
     }
 }
 
 impl Standard {
+    /// The tokens of `text`, which must be ASCII.
+    pub fn ascii_scan<'a>(&self, text: &'a str) -> AsciiScan<'a> {
+        debug_assert!(text.is_ascii());
+        AsciiScan {
+            text,
+            at: 0,
+            max: self.max_token_length,
+            dfa: false,
+        }
+    }
+
+    fn tokenize_ascii(&self, text: &str, out: &mut Tokens) {
+        for (start, end, kind) in self.ascii_scan(text) {
+            out.push(&text[start..end], start, end, kind);
+        }
+    }
+
     /// The grammar's tokens from byte `from` on.
     fn tokenize_from(&self, text: &str, from: usize, out: &mut Tokens) {
         let dfa = Dfa::get();
@@ -171,6 +235,10 @@ impl Tokenizer for Standard {
             return self.tokenize_ascii(text, out);
         }
         self.tokenize_from(text, 0, out);
+    }
+
+    fn as_standard(&self) -> Option<&Standard> {
+        Some(self)
     }
 }
 
@@ -222,6 +290,7 @@ mod tests {
                     can't O'Reilly's 216.239.63.104 3.14! ab;cd 12;34 a'1 1'2 foo@bar.com";
         let mut fast = Tokens::default();
         Standard::default().tokenize_ascii(text, &mut fast);
+        assert!(fast.toks.len() > 30);
         let mut slow = Tokens::default();
         Standard::default().tokenize_from(text, 0, &mut slow);
         assert_eq!(fast.toks, slow.toks);
