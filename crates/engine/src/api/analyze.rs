@@ -5,10 +5,10 @@
 
 use super::{Params, Response};
 use crate::analysis::analyzer::Analyzer;
-use crate::analysis::index_registry;
 use crate::analysis::params::Def;
 use crate::analysis::registry::{Component, Registry};
 use crate::analysis::token::Tok;
+use crate::analysis::{index_registry, DEFAULT_POSITION_INCREMENT_GAP};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::IndexService;
 use crate::metadata::target::IndicesOptions;
@@ -185,7 +185,11 @@ fn resolve(r: &Request, reg: &Registry, svc: Option<&IndexService>) -> Result<Ar
         let fs: Vec<Component> = r.filters.iter().map(component).collect();
         let tok = r.tokenizer.as_ref().map(component);
         let normalize = tok.is_none();
-        return Ok(Arc::new(reg.custom(tok, &cfs, &fs, normalize)?));
+        let mut a = reg.custom(tok, &cfs, &fs, normalize)?;
+        // OpenSearch wraps an ad hoc chain like an index's analyzers: array values are the
+        // text fields' 100 positions apart (a named normalizer keeps 0).
+        a.position_increment_gap = DEFAULT_POSITION_INCREMENT_GAP;
+        return Ok(Arc::new(a));
     }
     if let Some(name) = &r.normalizer {
         return reg.normalizers.get(name).cloned().ok_or_else(|| {
@@ -322,7 +326,11 @@ fn render_tokens(
         }
         last_off += u.at(final_off);
         last_pos += end_inc as i64;
-        last_pos += a.position_increment_gap as i64;
+        // Explain runs an ad hoc chain's (unnamed) components one by one, without the
+        // analyzer wrapper that puts values apart.
+        if detail.is_none() || !a.name.is_empty() {
+            last_pos += a.position_increment_gap as i64;
+        }
         last_off += a.offset_gap as usize;
     }
     Ok(Rendered { tokens: out })
