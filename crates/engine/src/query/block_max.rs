@@ -29,6 +29,9 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
 /// tree's bound once per non-essential leaf).
 const MAX_LEAVES: usize = 16;
 
+/// The most the cached bounds may hold (about 1/16 of a byte per posting).
+const CACHE_BYTES: usize = 32 << 20;
+
 /// Blocks with more Pareto points keep only their corner `(max freq, min norm)`.
 const MAX_POINTS: usize = 8;
 
@@ -95,21 +98,32 @@ impl TermBlocks {
         Ok(out)
     }
 
+    /// Heap bytes the bounds hold.
+    fn bytes(&self) -> usize {
+        self.last_docs.len() * 4 + self.starts.len() * 4 + self.points.len() * 8 + 64
+    }
+
     fn get(reader: &SegmentReader, term: &Term) -> tantivy::Result<Arc<TermBlocks>> {
-        type Cache = Mutex<FxHashMap<(SegmentId, Term), Arc<TermBlocks>>>;
+        /// The bounds of every cached term, and their bytes.
+        type Cache = Mutex<(FxHashMap<(SegmentId, Term), Arc<TermBlocks>>, usize)>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
         let key = (reader.segment_id(), term.clone());
-        if let Some(b) = cache.lock().get(&key) {
+        if let Some(b) = cache.lock().0.get(&key) {
             return Ok(b.clone());
         }
         let blocks = Arc::new(TermBlocks::compute(reader, term)?);
         let mut c = cache.lock();
-        if c.len() >= 50_000 {
-            // Segments come and go with merges; a full cache starts over rather than tracking them.
-            c.clear();
+        if c.1 + blocks.bytes() > CACHE_BYTES {
+            // Segments come and go with merges; a full cache starts over rather than tracking
+            // them (a term's bounds cost one pass over its postings to rebuild).
+            c.0.clear();
+            c.1 = 0;
         }
-        c.insert(key, blocks.clone());
+        c.1 += blocks.bytes();
+        if let Some(old) = c.0.insert(key, blocks.clone()) {
+            c.1 -= old.bytes();
+        }
         Ok(blocks)
     }
 }
