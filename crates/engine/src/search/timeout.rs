@@ -1,5 +1,5 @@
 //! The search `timeout`: a weight wrapper whose collection stops at a deadline, checked when a
-//! segment starts and every [`CHECK_EVERY`] documents after, and which remembers that it stopped
+//! segment starts and every [`CHECK_EVERY`] documents after (counts: per segment), and which remembers that it stopped
 //! so the shard reports `timed_out` with what it collected (as OpenSearch's query phase does).
 //! Only searches with a `timeout` are wrapped, so the others keep their weights' own paths.
 
@@ -104,15 +104,13 @@ impl Weight for TimeLimitedWeight {
         self.inner.explain(reader, doc)
     }
 
+    /// Counts keep the weight's own shortcuts (a term's doc freq, block-wise unions), which
+    /// take a fraction of a collection: the deadline is checked per segment only.
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        let alive = reader.alive_bitset();
-        let mut n = 0u32;
-        self.walk(reader, |s| {
-            if alive.is_none_or(|a| a.is_alive(s.doc())) {
-                n += 1;
-            }
-        })?;
-        Ok(n)
+        if self.deadline.passed() {
+            return Ok(0);
+        }
+        self.inner.count(reader)
     }
 
     fn for_each(
