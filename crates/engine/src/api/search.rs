@@ -159,6 +159,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
             shards: targets.len(),
             failures: Vec::new(),
             timed_out: false,
+            phase_took: search::PhaseTook::default(),
         }
     } else {
         counted(&targets, || search::execute(&req, &targets))?
@@ -243,6 +244,9 @@ fn render_with(
         out.insert("_scroll_id".into(), json!(id));
     }
     out.insert("took".into(), json!(start.elapsed().as_millis() as u64));
+    if req.phase_took {
+        out.insert("phase_took".into(), result.phase_took.to_json());
+    }
     out.insert("timed_out".into(), json!(result.timed_out));
     if let Some(t) = result.terminated_early {
         out.insert("terminated_early".into(), json!(t));
@@ -301,4 +305,3 @@ pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         "_shards": search::failures::shards_json(result.shards, &result.failures),
     })))
 }
-

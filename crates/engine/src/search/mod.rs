@@ -65,6 +65,31 @@ pub struct SearchResult {
     pub failures: Vec<ShardFailure>,
     /// Whether `timeout` stopped a shard's collection.
     pub timed_out: bool,
+    /// Milliseconds spent in each of OpenSearch's search phases (`phase_took`).
+    pub phase_took: PhaseTook,
+}
+
+/// The phases OpenSearch times for `phase_took`, in milliseconds. Quarry has no `can_match`
+/// round trip or field collapsing `expand`; those stay 0 as they do on OpenSearch when skipped.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PhaseTook {
+    pub dfs_pre_query: u64,
+    pub query: u64,
+    pub fetch: u64,
+    pub dfs_query: u64,
+}
+
+impl PhaseTook {
+    pub fn to_json(self) -> Value {
+        serde_json::json!({
+            "dfs_pre_query": self.dfs_pre_query,
+            "query": self.query,
+            "fetch": self.fetch,
+            "dfs_query": self.dfs_query,
+            "expand": 0,
+            "can_match": 0,
+        })
+    }
 }
 
 /// OpenSearch's answer when the only shard a request reached fails in the query phase.
@@ -394,8 +419,11 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
     let mut failures: Vec<ShardFailure> = Vec::new();
     let mut failed = vec![false; targets.len()];
+    let mut phase_took = PhaseTook::default();
+    let millis = |since: std::time::Instant| since.elapsed().as_millis() as u64;
     let dfs = if req.dfs {
         let stats = dfs_phase(req, targets, &mut failures, &mut failed);
+        phase_took.dfs_pre_query = millis(started);
         check_phase("dfs_pre_query", req, targets.len(), &failures)?;
         Some(Arc::new(stats))
     } else {
@@ -472,6 +500,13 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     }
     candidates.truncate(req.size);
     candidates.sort_unstable_by(cmp);
+    let query_took = millis(started) - phase_took.dfs_pre_query;
+    if req.dfs {
+        phase_took.dfs_query = query_took;
+    } else {
+        phase_took.query = query_took;
+    }
+    let fetch_started = std::time::Instant::now();
     let mut hits = Vec::with_capacity(candidates.len());
     for c in &candidates {
         let f = || fetch(c, req, &targets[c.shard], scoring);
@@ -502,6 +537,10 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         shards: targets.len(),
         failures,
         timed_out: deadline.as_ref().is_some_and(timeout::Deadline::was_hit),
+        phase_took: PhaseTook {
+            fetch: millis(fetch_started),
+            ..phase_took
+        },
     })
 }
 

@@ -26,6 +26,8 @@ pub struct SearchRequest {
     pub track_total_hits: TrackTotalHits,
     pub track_scores: bool,
     pub rest_total_hits_as_int: bool,
+    /// `phase_took`: print each phase's time.
+    pub phase_took: bool,
     pub version: bool,
     pub seq_no_primary_term: bool,
     /// `explain`: each hit carries `_explanation` (with `_shard` and `_node`).
@@ -252,6 +254,7 @@ impl SearchRequest {
             track_total_hits: TrackTotalHits::UpTo(DEFAULT_TRACK),
             track_scores: false,
             rest_total_hits_as_int: false,
+            phase_took: false,
             version: false,
             seq_no_primary_term: false,
             explain: false,
@@ -435,6 +438,7 @@ impl SearchRequest {
         r.seq_no_primary_term = p.bool("seq_no_primary_term", r.seq_no_primary_term)?;
         r.explain = p.bool("explain", r.explain)?;
         r.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", false)?;
+        r.phase_took = p.bool("phase_took", false)?;
         if r.rest_total_hits_as_int && r.track_total_hits != TrackTotalHits::Off {
             r.track_total_hits = TrackTotalHits::Exact;
         }
