@@ -3,7 +3,6 @@
 //! Engine errors become JS errors whose message is the OpenSearch cause as JSON.
 
 mod completion;
-mod pool;
 
 use completion::{Completer, Outcome};
 use napi::bindgen_prelude::*;
@@ -26,8 +25,6 @@ pub struct EngineResponse {
 pub struct Engine {
     node: Arc<Node>,
     completer: Completer,
-    /// Reads (searches, gets, stats): one hand-off each, see `pool.rs`.
-    reads: pool::Pool,
 }
 
 fn engine_error(e: &quarry_engine::Error) -> Error {
@@ -43,13 +40,7 @@ impl Engine {
         let cfg: NodeConfig = serde_json_from(&config)?;
         let node = Node::open(cfg).map_err(|e| engine_error(&e))?;
         let completer = Completer::new(env)?;
-        let reads = pool::Pool::new("quarry-read", node.search_pool().current_num_threads())
-            .map_err(|e| Error::new(Status::GenericFailure, format!("read pool: {e}")))?;
-        Ok(Engine {
-            node,
-            completer,
-            reads,
-        })
+        Ok(Engine { node, completer })
     }
 
     #[napi(getter)]
@@ -111,7 +102,7 @@ impl Engine {
         if is_write {
             self.node.write_pool().spawn(job);
         } else {
-            self.reads.spawn(job);
+            self.node.search_pool().spawn(job);
         }
         Ok(promise)
     }
