@@ -117,12 +117,7 @@ pub fn explain_hit(
     addr: tantivy::DocAddress,
 ) -> Result<()> {
     let meta = t.service.meta();
-    let cx = Context {
-        searcher: &t.searcher,
-        mapping: &meta.mapping,
-        index: &meta.name,
-        index_uuid: meta.settings.uuid(),
-    };
+    let cx = Context::of(&t.searcher, &meta);
     crate::query::function_score::set_shard(t.shard);
     let q = query::build(&req.query, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&t.searcher))?;
@@ -170,12 +165,7 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
             &json!({"_index": meta.name, "_id": id, "matched": false}),
         ));
     };
-    let cx = Context {
-        searcher: &searcher,
-        mapping: &meta.mapping,
-        index: &meta.name,
-        index_uuid: meta.settings.uuid(),
-    };
+    let cx = Context::of(&searcher, &meta);
     crate::query::function_score::set_shard(shard_no);
     let q = query::build(&ast, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&searcher))?;

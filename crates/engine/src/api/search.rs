@@ -189,12 +189,7 @@ fn suggestions(
         let mut per_shard = Vec::new();
         for t in targets {
             let meta = t.service.meta();
-            let cx = crate::query::Context {
-                searcher: &t.searcher,
-                mapping: &meta.mapping,
-                index: &meta.name,
-                index_uuid: meta.settings.uuid(),
-            };
+            let cx = crate::query::Context::of(&t.searcher, &meta);
             per_shard.push(
                 search::suggest::shard(s, &cx)
                     .map_err(|e| search::all_shards_failed(e, &meta.name, t.shard))?,

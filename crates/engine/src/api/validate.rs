@@ -126,12 +126,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     for (shard, svc) in &shards {
         let meta = svc.meta();
         let searcher = svc.shards()[*shard].searcher();
-        let cx = Context {
-            searcher: &searcher,
-            mapping: &meta.mapping,
-            index: &meta.name,
-            index_uuid: meta.settings.uuid(),
-        };
+        let cx = Context::of(&searcher, &meta);
         let mut entry = json!({"index": meta.name});
         if all_shards {
             entry["shard"] = json!(shard);

@@ -40,7 +40,17 @@ pub struct Context<'a> {
     pub index_uuid: &'a str,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The context of one of the index's shards.
+    pub fn of(searcher: &'a Searcher, meta: &'a crate::index::index_service::IndexMeta) -> Self {
+        Context {
+            searcher,
+            mapping: &meta.mapping,
+            index: &meta.name,
+            index_uuid: meta.settings.uuid(),
+        }
+    }
+
     /// A `query_shard_exception` for this index.
     pub fn shard_error(&self, reason: impl Into<String>) -> Error {
         Error::new(ErrorKind::QueryShard, reason)

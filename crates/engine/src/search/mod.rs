@@ -221,12 +221,7 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
 /// the result window (preProcess) are checked.
 fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
     let meta = t.service.meta();
-    let cx = Context {
-        searcher: &t.searcher,
-        mapping: &meta.mapping,
-        index: &meta.name,
-        index_uuid: meta.settings.uuid(),
-    };
+    let cx = Context::of(&t.searcher, &meta);
     crate::query::function_score::set_shard(t.shard);
     let q = request_query(req, &cx)?;
     check_search_after(req)?;
@@ -606,12 +601,7 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
         }
     }
     if !req.named.is_empty() {
-        let cx = Context {
-            searcher: &t.searcher,
-            mapping: &meta.mapping,
-            index: &meta.name,
-            index_uuid: meta.settings.uuid(),
-        };
+        let cx = Context::of(&t.searcher, &meta);
         let matched = fetch_fields::matched_queries(&req.named, &cx, c.doc);
         if !matched.is_empty() || req.include_named_queries_score {
             hit.insert(
@@ -646,12 +636,7 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
         hit.insert("fields".into(), Value::Object(fields));
     }
     if let Some(h) = &req.highlight {
-        let cx = Context {
-            searcher: &t.searcher,
-            mapping: &meta.mapping,
-            index: &meta.name,
-            index_uuid: meta.settings.uuid(),
-        };
+        let cx = Context::of(&t.searcher, &meta);
         let highlighted = highlight::ShardHighlighter::new(h, &cx, &req.query)
             .and_then(|hl| hl.hit(&raw_source()))
             .map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
