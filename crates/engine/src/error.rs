@@ -283,7 +283,11 @@ impl Error {
             };
             format!("{prefix}{simple}[{}]", e.reason)
         };
-        let mut out = chain.iter().map(|e| one(e)).collect::<Vec<_>>().join("; nested: ");
+        let mut out = chain
+            .iter()
+            .map(|&e| one(e))
+            .collect::<Vec<_>>()
+            .join("; nested: ");
         if let [_, .., last] = chain.as_slice() {
             out.push_str(&format!(";; {}: {}", last.kind.java_class(), last.reason));
         }
