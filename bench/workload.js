@@ -173,6 +173,11 @@ async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
     res.rss_after_ingest = rssMb(t.pid);
     await call(t.url, 'POST', '/_flush');
     res.index_bytes = dirSize(t.dataDir);
+    // Background merges finish before any op is timed, on every contender: the query mix then
+    // measures search, not search beside a merge, and the engine alone (run on a copy of
+    // Quarry's data dir taken after the mix) reads the same segments Quarry's server did.
+    res.merge_settle_ms = await settleMerges(t.url);
+    await call(t.url, 'POST', '/_refresh');
     // A warm-up pass over the whole mix (each op `warmupPass` times) before any op is timed, so
     // that no contender's first ops pay for cold code paths (the JVM's JIT above all).
     const wa = agent(1);
@@ -238,6 +243,10 @@ async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
       }
     }
     res.rss_after_queries = rssMb(t.pid);
+    if (kind === 'quarry') {
+      await call(t.url, 'POST', '/_flush');
+      fs.cpSync(t.dataDir, snapshotDir(t.dataDir), { recursive: true });
+    }
     for (const w of workloads) {
       if (!w.hasForceMerge || !w.measureIngest) continue;
       const t0 = process.hrtime.bigint();
@@ -256,7 +265,24 @@ async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
   return { res, dataDir: t.dataDir };
 }
 
-/** The engine alone on Quarry's data dir. */
+/** Where the copy of Quarry's data dir as its query mix saw it goes (the engine reads it). */
+function snapshotDir(dataDir) {
+  return `${dataDir}-as-queried`;
+}
+
+/** Waits (at most 60 s) until no merge runs on the node; returns how long that took. */
+async function settleMerges(url) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < 60_000) {
+    const r = await call(url, 'GET', '/_stats/merges');
+    const current = r.body?._all?.total?.merges?.current;
+    if (r.status !== 200 || current === 0 || current === undefined) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - t0;
+}
+
+/** The engine alone on Quarry's data dir as Quarry's query mix saw it. */
 async function runEngine(workloads, dataDir, o, log, tmp) {
   const exe = buildEngineBench('search');
   const ops = [];
@@ -321,9 +347,10 @@ async function runSuite(o, log) {
       const { res, dataDir } = await runServer('quarry', workloads, o, log, tmp);
       out.contenders.quarry = res;
       try {
-        if (want.has('engine')) out.contenders.engine = await runEngine(workloads, dataDir, o, log, tmp);
+        if (want.has('engine')) out.contenders.engine = await runEngine(workloads, snapshotDir(dataDir), o, log, tmp);
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
+        fs.rmSync(snapshotDir(dataDir), { recursive: true, force: true });
       }
     }
     if (want.has('opensearch')) {
