@@ -156,6 +156,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
             total: Some((0, "eq")),
             max_score: None,
             hits: Vec::new(),
+            raw_sources: Vec::new(),
             shards: targets.len(),
             failures: Vec::new(),
             timed_out: false,
@@ -234,6 +235,7 @@ fn render_with(
         result.max_score.map_or(Value::Null, search::score_json),
     );
     hits.insert("hits".into(), Value::Array(result.hits));
+    let raw_sources = result.raw_sources;
     let mut out = Map::new();
     if let Some(id) = scroll_id {
         out.insert("_scroll_id".into(), json!(id));
@@ -254,7 +256,8 @@ fn render_with(
     if let Some(s) = suggest {
         out.insert("suggest".into(), s);
     }
-    Response::ok(&Value::Object(out))
+    let body = serde_json::to_vec(&Value::Object(out)).expect("json serializes");
+    Response::bytes(200, search::raw_source::splice(body, &raw_sources))
 }
 
 /// `_count`, `_explain` and `_validate/query` read the body's first JSON value (what follows is

@@ -6,6 +6,7 @@
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
+pub mod raw_source;
 pub mod request;
 pub mod sort;
 pub mod suggest;
@@ -59,7 +60,10 @@ pub struct SearchResult {
     pub terminated_early: Option<bool>,
     pub total: Option<(u64, &'static str)>,
     pub max_score: Option<f32>,
+    /// Hits; an unfiltered `_source` is a placeholder for one of `raw_sources`.
     pub hits: Vec<Value>,
+    /// The stored `_source` bytes the hits' placeholders stand for (`raw_source::splice`).
+    pub raw_sources: Vec<Vec<u8>>,
     pub shards: usize,
     /// The shards that failed (the others' hits are the answer).
     pub failures: Vec<ShardFailure>,
@@ -503,8 +507,9 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     }
     let fetch_started = std::time::Instant::now();
     let mut hits = Vec::with_capacity(candidates.len());
+    let mut raw_sources = Vec::new();
     for c in &candidates {
-        let f = || fetch(c, req, &targets[c.shard], scoring);
+        let mut f = || fetch(c, req, &targets[c.shard], scoring, &mut raw_sources);
         // The fetch phase scores with the same statistics (explanations, named query scores).
         hits.push(match &dfs {
             Some(s) => query::lucene_term::with_dfs(s, f),
@@ -529,6 +534,7 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
             None
         },
         hits,
+        raw_sources,
         shards: targets.len(),
         failures,
         timed_out: deadline.as_ref().is_some_and(timeout::Deadline::was_hit),
@@ -539,7 +545,15 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     })
 }
 
-fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) -> Result<Value> {
+/// One hit of the page; an unfiltered `_source` is left as a placeholder for its stored bytes,
+/// which go to `raw_sources`.
+fn fetch(
+    c: &Candidate,
+    req: &SearchRequest,
+    t: &ShardTarget,
+    with_score: bool,
+    raw_sources: &mut Vec<Vec<u8>>,
+) -> Result<Value> {
     let doc: TantivyDocument = t.searcher.doc(c.doc)?;
     let schema = t.searcher.schema();
     let field = |name: &str| schema.get_field(name).expect("internal field");
@@ -590,12 +604,15 @@ fn fetch(c: &Candidate, req: &SearchRequest, t: &ShardTarget, with_score: bool) 
             .unwrap_or(Value::Null)
     };
     if let Some(filter) = &req.source {
-        if doc.get_first(field(schema::SOURCE)).is_some() {
-            let src = raw_source();
+        if let Some(bytes) = doc
+            .get_first(field(schema::SOURCE))
+            .and_then(|v| v.as_bytes())
+        {
             let src = if filter.is_noop() {
-                src
+                raw_sources.push(bytes.to_vec());
+                raw_source::placeholder(raw_sources.len() - 1)
             } else {
-                filter.apply(&src)
+                filter.apply(&raw_source())
             };
             hit.insert("_source".into(), src);
         }
