@@ -377,6 +377,24 @@ impl Tree {
 /// the threshold it returns. While that threshold is minus infinity (the collector is still
 /// counting), docs come from `exhaustive`, the weight's ordinary scorer; from the first finite
 /// threshold on, from the pruned walk.
+/// Every document of `scorer` scoring above the threshold, which the callback raises: the
+/// top-k pass of a query with no pruning tree.
+pub(crate) fn for_each_above(
+    mut scorer: Box<dyn Scorer>,
+    mut threshold: Score,
+    callback: &mut dyn FnMut(DocId, Score) -> Score,
+) -> tantivy::Result<()> {
+    let mut doc = scorer.doc();
+    while doc != TERMINATED {
+        let score = scorer.score();
+        if score > threshold {
+            threshold = callback(doc, score);
+        }
+        doc = scorer.advance();
+    }
+    Ok(())
+}
+
 pub(crate) fn for_each_pruning(
     node: &PruneNode,
     exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,

@@ -7,7 +7,7 @@ use super::block_max::{self, PruneNode};
 use tantivy::query::{
     BooleanWeight, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer, Weight,
 };
-use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
+use tantivy::{DocId, Score, SegmentReader, Term};
 
 #[derive(Default, Clone, Copy)]
 pub struct DisMaxCombiner {
@@ -272,19 +272,7 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
                 callback,
             ),
             // Not tantivy's boolean pruning (see above): every doc, filtered by the threshold.
-            None => {
-                let mut scorer = self.inner.scorer(reader, 1.0)?;
-                let mut threshold = threshold;
-                let mut doc = scorer.doc();
-                while doc != TERMINATED {
-                    let score = scorer.score();
-                    if score > threshold {
-                        threshold = callback(doc, score);
-                    }
-                    doc = scorer.advance();
-                }
-                Ok(())
-            }
+            None => block_max::for_each_above(self.inner.scorer(reader, 1.0)?, threshold, callback),
         }
     }
 }

@@ -360,19 +360,7 @@ impl Weight for LuceneTermWeight {
 
     /// Lucene's explanation of a BM25 term score, worded and nested as OpenSearch prints it.
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        // A miss is an error, as tantivy's own leaves answer it, so that enclosing boolean
-        // weights leave it out as Lucene's leave out a no-match explanation.
-        let no_match = || {
-            Err(tantivy::TantivyError::InvalidArgument(format!(
-                "Document #({doc}) does not match"
-            )))
-        };
-        let Some(mut s) = self.make_scorer(reader, 1.0)? else {
-            return no_match();
-        };
-        if s.seek(doc) != doc {
-            return no_match();
-        }
+        let mut s = super::positioned_on(self.make_scorer(reader, 1.0)?, doc)?;
         let score = s.score();
         let field = reader
             .schema()

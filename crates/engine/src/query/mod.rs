@@ -392,3 +392,20 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     };
     Ok(boosted(Box::new(q), b.boost))
 }
+
+/// A leaf's scorer on `doc` for its explanation. A miss is an error, as tantivy's own leaves
+/// answer it: enclosing boolean weights then leave the clause out, as Lucene leaves out a
+/// no-match explanation, and a top-level miss prints "no matching term".
+pub(crate) fn positioned_on<S: tantivy::DocSet>(
+    scorer: Option<S>,
+    doc: tantivy::DocId,
+) -> tantivy::Result<S> {
+    if let Some(mut s) = scorer {
+        if s.seek(doc) == doc {
+            return Ok(s);
+        }
+    }
+    Err(tantivy::TantivyError::InvalidArgument(format!(
+        "Document #({doc}) does not match"
+    )))
+}

@@ -242,19 +242,7 @@ impl Weight for PhraseWeight {
 
     /// Lucene's explanation of a phrase score (`phraseFreq`, the summed idf).
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        // A miss is an error, as for the term leaf: boolean weights leave it out, and a
-        // top-level miss prints Lucene's "no matching term".
-        let miss = || {
-            Err(tantivy::TantivyError::InvalidArgument(format!(
-                "Document #({doc}) does not match"
-            )))
-        };
-        let Some(mut s) = self.make_scorer(reader, 1.0)? else {
-            return miss();
-        };
-        if s.seek(doc) != doc {
-            return miss();
-        }
+        let mut s = super::positioned_on(self.make_scorer(reader, 1.0)?, doc)?;
         let score = s.score();
         let field = reader.schema().get_field_name(self.query.field).to_string();
         let mut top = Explanation::new_with_string(

@@ -194,17 +194,7 @@ impl Weight for BoostedWeight {
         callback: &mut dyn FnMut(DocId, Score) -> Score,
     ) -> tantivy::Result<()> {
         let Some(node) = &self.prune else {
-            let mut scorer = self.scorer(reader, 1.0)?;
-            let mut threshold = threshold;
-            let mut doc = scorer.doc();
-            while doc != TERMINATED {
-                let score = scorer.score();
-                if score > threshold {
-                    threshold = callback(doc, score);
-                }
-                doc = scorer.advance();
-            }
-            return Ok(());
+            return block_max::for_each_above(self.scorer(reader, 1.0)?, threshold, callback);
         };
         block_max::for_each_pruning(
             node,
