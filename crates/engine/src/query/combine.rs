@@ -5,9 +5,10 @@
 
 use super::block_max::{self, PruneNode};
 use tantivy::query::{
-    BooleanWeight, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer, Weight,
+    BooleanWeight, EmptyScorer, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer,
+    Weight,
 };
-use tantivy::{DocId, Score, SegmentReader, Term};
+use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
 
 #[derive(Default, Clone, Copy)]
 pub struct DisMaxCombiner {
@@ -183,7 +184,15 @@ impl SumQuery {
         scoring: EnableScoring<'_>,
     ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
         let (weights, nodes) = self.clauses.should_weights(scoring)?;
-        let prune = nodes.filter(|_| self.minimum <= 1).map(PruneNode::Sum);
+        if self.minimum > 1 {
+            let weight = MinShouldMatchWeight {
+                clauses: weights.into_iter().map(|(_, w)| w).collect(),
+                minimum: self.minimum,
+                scoring: scoring.is_scoring_enabled(),
+            };
+            return Ok((Box::new(weight), None));
+        }
+        let prune = nodes.map(PruneNode::Sum);
         let weight = Wrapped {
             inner: BooleanWeight::with_minimum_number_should_match(
                 weights,
@@ -204,6 +213,131 @@ impl Query for SumQuery {
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
         self.clauses.query_terms(visitor);
+    }
+}
+
+/// At least `minimum` (2 or more) clauses on a doc, their scores summed in double in clause
+/// order. Not tantivy's boolean: where exactly `minimum` clauses have postings in a segment it
+/// turns them into an intersection summing in f32, so a doc's score depended on how its shard
+/// was cut into segments (one ulp, now and then). Lucene's WANDScorer / MinShouldMatchSumScorer
+/// sum the clauses' floats in double; a double sum of a few floats is exact in any order.
+struct MinShouldMatchWeight {
+    clauses: Vec<Box<dyn Weight>>,
+    minimum: usize,
+    scoring: bool,
+}
+
+impl Weight for MinShouldMatchWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let mut scorers = Vec::with_capacity(self.clauses.len());
+        for w in &self.clauses {
+            let s = w.scorer(reader, boost)?;
+            if s.doc() != TERMINATED {
+                scorers.push(s);
+            }
+        }
+        if scorers.len() < self.minimum {
+            return Ok(Box::new(EmptyScorer));
+        }
+        let mut s = MinShouldMatchScorer {
+            scorers,
+            minimum: self.minimum,
+            scoring: self.scoring,
+            doc: 0,
+            score: 0.0,
+        };
+        s.settle();
+        Ok(Box::new(s))
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let mut scorer = super::positioned_on(Some(self.scorer(reader, 1.0)?), doc)?;
+        let mut e = Explanation::new("BooleanClause. sum of ...", scorer.score());
+        for w in &self.clauses {
+            if let Ok(c) = w.explain(reader, doc) {
+                e.add_detail(c);
+            }
+        }
+        Ok(e)
+    }
+}
+
+struct MinShouldMatchScorer {
+    scorers: Vec<Box<dyn Scorer>>,
+    minimum: usize,
+    scoring: bool,
+    doc: DocId,
+    score: Score,
+}
+
+impl MinShouldMatchScorer {
+    /// From the clauses' current positions to the first doc at least `minimum` of them are on.
+    fn settle(&mut self) -> DocId {
+        loop {
+            let doc = self
+                .scorers
+                .iter()
+                .map(|s| s.doc())
+                .min()
+                .unwrap_or(TERMINATED);
+            if doc == TERMINATED {
+                self.doc = TERMINATED;
+                return TERMINATED;
+            }
+            let on = self.scorers.iter().filter(|s| s.doc() == doc).count();
+            if on >= self.minimum {
+                self.doc = doc;
+                if self.scoring {
+                    let mut sum = 0f64;
+                    for s in self.scorers.iter_mut().filter(|s| s.doc() == doc) {
+                        sum += s.score() as f64;
+                    }
+                    self.score = sum as f32;
+                }
+                return doc;
+            }
+            for s in self.scorers.iter_mut().filter(|s| s.doc() == doc) {
+                s.advance();
+            }
+        }
+    }
+}
+
+impl DocSet for MinShouldMatchScorer {
+    fn advance(&mut self) -> DocId {
+        let doc = self.doc;
+        for s in self.scorers.iter_mut().filter(|s| s.doc() == doc) {
+            s.advance();
+        }
+        self.settle()
+    }
+
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.doc >= target {
+            return self.doc;
+        }
+        for s in self.scorers.iter_mut().filter(|s| s.doc() < target) {
+            s.seek(target);
+        }
+        self.settle()
+    }
+
+    fn doc(&self) -> DocId {
+        self.doc
+    }
+
+    fn size_hint(&self) -> u32 {
+        self.scorers
+            .iter()
+            .map(|s| s.size_hint())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+impl Scorer for MinShouldMatchScorer {
+    fn score(&mut self) -> Score {
+        self.score
     }
 }
 
@@ -280,7 +414,6 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tantivy::DocSet;
 
     struct Fixed(f32);
 
@@ -313,5 +446,68 @@ mod tests {
         }
         let want = (2.7f32 as f64 + (1.1f32 as f64 + 0.9f32 as f64) * 0.3f32 as f64) as f32;
         assert_eq!(c.score(), want);
+    }
+
+    /// A minimum-should-match sum is the double sum of its clauses' scores in every segment,
+    /// also where exactly `minimum` clauses have postings (tantivy's boolean sums those in f32).
+    #[test]
+    fn minimum_should_match_sums_in_double_whatever_the_segments() {
+        use super::super::lucene_term::LuceneTermQuery;
+        use tantivy::indexer::NoMergePolicy;
+        use tantivy::schema::{Schema, TEXT};
+        use tantivy::{doc, Index, IndexWriter};
+        let mut sb = Schema::builder();
+        let body = sb.add_text_field("body", TEXT);
+        let index = Index::create_in_ram(sb.build());
+        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
+        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        // The second segment never has `d`: there, exactly three clauses have postings.
+        for words in [&["a", "b", "c", "d", "e"][..], &["a", "b", "c", "e"][..]] {
+            for _ in 0..400 {
+                let text: Vec<&str> = (0..1 + next(30))
+                    .map(|_| words[next(words.len() as u64) as usize])
+                    .collect();
+                w.add_document(doc!(body => text.join(" "))).unwrap();
+            }
+            w.commit().unwrap();
+        }
+        let searcher = index.reader().unwrap().searcher();
+        let term = |t: &str| -> Box<dyn Query> {
+            Box::new(LuceneTermQuery::new(Term::from_field_text(body, t)))
+        };
+        let scoring = EnableScoring::enabled_from_searcher(&searcher);
+        let clauses: Vec<Box<dyn Weight>> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|t| term(t).weight(scoring).unwrap())
+            .collect();
+        let q = SumQuery::with_minimum(["a", "b", "c", "d"].into_iter().map(term).collect(), 3);
+        let weight = q.weight(scoring).unwrap();
+        let mut checked = 0;
+        for r in searcher.segment_readers() {
+            weight
+                .for_each(r, &mut |doc, score| {
+                    let mut sum = 0f64;
+                    let mut on = 0;
+                    for c in &clauses {
+                        let mut s = c.scorer(r, 1.0).unwrap();
+                        if s.seek(doc) == doc {
+                            sum += s.score() as f64;
+                            on += 1;
+                        }
+                    }
+                    assert!(on >= 3);
+                    assert_eq!(score, sum as f32, "doc {doc}");
+                    checked += 1;
+                })
+                .unwrap();
+        }
+        assert!(checked > 300);
     }
 }

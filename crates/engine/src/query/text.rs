@@ -533,9 +533,9 @@ fn cross_fields(
         }
         let n = clauses.len();
         out.push(match m.operator {
-            Operator::And => Box::new(BooleanQuery::new(
-                clauses.into_iter().map(|q| (Occur::Must, q)).collect(),
-            )),
+            // Every clause, summed in double as Lucene's conjunctions do (tantivy's
+            // intersection sums in f32, in an order that follows each segment's postings).
+            Operator::And => Box::new(SumQuery::with_minimum(clauses, n)),
             Operator::Or => {
                 let msm = m
                     .minimum_should_match
