@@ -2,6 +2,8 @@
 import type { ActionSpec } from '../http/action';
 import { clusterMain } from './cluster/main';
 import { clusterHealth } from './cluster/health';
+import { clusterGetSettings } from './cluster/get-settings';
+import { clusterPutSettings } from './cluster/put-settings';
 import { indicesCreate } from './indices/create';
 import { indicesDelete } from './indices/delete';
 import { indicesGet } from './indices/get';
@@ -45,6 +47,8 @@ import { nodesStats } from './nodes/stats';
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
   clusterHealth,
+  clusterGetSettings,
+  clusterPutSettings,
   indicesCreate,
   indicesDelete,
   indicesGet,

@@ -49,6 +49,8 @@ pub struct Node {
     pub config: NodeConfig,
     pub node_id: String,
     pub cluster_uuid: String,
+    /// `PUT/GET /_cluster/settings`: the dynamic settings searches read their defaults from.
+    pub cluster_settings: crate::metadata::cluster_settings::ClusterSettings,
     indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
     /// Serializes index creation and deletion (and alias changes across indices).
     admin_lock: Mutex<()>,
@@ -110,8 +112,10 @@ impl Node {
                 .build()
                 .map_err(|e| Error::internal(e.to_string()))
         };
+        let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id,
+            cluster_settings,
             cluster_uuid: identity.cluster_uuid,
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),

@@ -175,3 +175,25 @@ pub fn node_info(node: &Node) -> Result<Response> {
         "cluster_name": node.config.cluster_name,
     })))
 }
+
+/// `GET /_cluster/settings` (`flat_settings`, `include_defaults`: the defaults of the settings
+/// Quarry acts on).
+pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
+    let flat = p.bool("flat_settings", false)?;
+    let defaults = p.bool("include_defaults", false)?;
+    Ok(Response::ok(&node.cluster_settings.get(flat, defaults)))
+}
+
+/// `PUT /_cluster/settings`: `persistent` and `transient` values, `null` resetting one.
+pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
+    let flat = p.bool("flat_settings", false)?;
+    let raw = body.unwrap_or_default();
+    if raw.iter().all(|c| c.is_ascii_whitespace()) {
+        return Err(Error::new(
+            crate::error::ErrorKind::Parse,
+            "request body is required",
+        ));
+    }
+    let body: Value = serde_json::from_slice(raw).map_err(|e| super::bulk::json_error(&e, raw))?;
+    Ok(Response::ok(&node.cluster_settings.update(&body, flat)?))
+}

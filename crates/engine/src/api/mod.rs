@@ -61,7 +61,9 @@ pub fn parse_node_config(bytes: &[u8]) -> Result<crate::node::NodeConfig> {
 
 /// Whether an action runs on the write pool (it may block on fsync) or the search pool.
 pub fn is_write(action: &str) -> bool {
-    action.starts_with("indices:data/write") || action.starts_with("indices:admin")
+    action.starts_with("indices:data/write")
+        || action.starts_with("indices:admin")
+        || action == "cluster:admin/settings/update"
 }
 
 pub fn execute(
@@ -74,6 +76,8 @@ pub fn execute(
     match action {
         "cluster:monitor/health" => cluster::health(node, params),
         "cluster:monitor/state/metadata" => cluster::node_info(node),
+        "cluster:monitor/settings" => cluster::get_settings(node, params),
+        "cluster:admin/settings/update" => cluster::put_settings(node, params, body),
         "indices:admin/create" => indices::create(node, params, body),
         "indices:admin/delete" => indices::delete(node, params),
         "indices:admin/get" => indices::get(node, params),

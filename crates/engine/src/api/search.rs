@@ -138,10 +138,23 @@ fn counted(
     })
 }
 
+/// What the request leaves out, from the cluster settings: `search.default_allow_partial_results`
+/// and `search.default_search_timeout`.
+fn cluster_defaults(node: &Node, p: &Params, req: &mut SearchRequest) {
+    let d = node.cluster_settings.search_defaults();
+    if p.str("allow_partial_search_results").is_none() {
+        req.allow_partial = d.allow_partial_results;
+    }
+    if req.timeout.is_none() {
+        req.timeout = d.timeout;
+    }
+}
+
 pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let start = Instant::now();
     let body = body_node(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), false)?;
+    cluster_defaults(node, p, &mut req);
     let keep_alive = match p.str("scroll") {
         Some(v) => Some(
             crate::util::units::parse_time_value(v, "scroll")?.unwrap_or(std::time::Duration::ZERO),
@@ -289,6 +302,7 @@ pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let body = leading_body(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), true)?;
+    cluster_defaults(node, p, &mut req);
     req.size = 0;
     req.from = 0;
     req.track_total_hits = TrackTotalHits::Exact;
