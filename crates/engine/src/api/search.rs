@@ -163,6 +163,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     };
     req.scroll = keep_alive.is_some();
     let targets = shard_targets(node, p, &req.indices_boost, Some(&req))?;
+    req.can_match = first_phase(Some(&req), p, targets.len()) == "can_match";
     let result = if req.suggest_only {
         search::SearchResult {
             terminated_early: None,

@@ -84,12 +84,56 @@ fn lucene_string(ast: &Ast, cx: &Context) -> Result<(String, bool)> {
             let mut terms = Vec::new();
             q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
             match terms.len() {
-                0 => ("MatchNoDocsQuery(\"\")".to_string(), false),
+                0 => (
+                    format!("MatchNoDocsQuery(\"{}\")", no_match_reason(other, cx)),
+                    false,
+                ),
                 1 => (terms.remove(0), false),
                 _ => (terms.join(" "), true),
             }
         }
     })
+}
+
+/// Why a query that matches nothing does, as OpenSearch's `MatchNoDocsQuery` says it: a
+/// term-level query on an unmapped field is rewritten to `match_none`; a full-text one names
+/// the unmapped field; a lenient one the failure it swallowed (`Queries.newLenientFieldQuery`,
+/// which prints the field query's own exception, not the shard's wrapper).
+fn no_match_reason(ast: &Ast, cx: &Context) -> String {
+    let unmapped = |f: &str| cx.mapping.field(f).is_none();
+    let lenient_failure = |field: &str, strict: Ast| match query::build(&strict, cx) {
+        Err(e) => {
+            // The field query's own exception, inside the shard's wrapper when there is one.
+            let cause = match (&e.kind, e.caused_by.as_deref()) {
+                (ErrorKind::QueryShard, Some(c)) => c,
+                _ => &e,
+            };
+            format!(
+                "failed [{field}] query, caused by {}:[{}]",
+                cause.type_name(),
+                cause.reason
+            )
+        }
+        Ok(_) => String::new(),
+    };
+    match ast {
+        Ast::Term { field, .. } | Ast::Terms { field, .. } | Ast::Prefix { field, .. }
+            if unmapped(field) =>
+        {
+            "User requested \"match_none\" query.".to_string()
+        }
+        Ast::Match(m) | Ast::MatchBoolPrefix(m) if unmapped(&m.field) => {
+            format!("unmapped fields [{}]", m.field)
+        }
+        Ast::Match(m) if m.lenient => lenient_failure(
+            &m.field,
+            Ast::Match(dsl::match_query::MatchQuery {
+                lenient: false,
+                ..m.clone()
+            }),
+        ),
+        _ => String::new(),
+    }
 }
 
 pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {

@@ -40,13 +40,15 @@ pub fn boolean(cx: &Context, v: &Value) -> Result<bool> {
 
 fn number_error(cx: &Context, v: &Value) -> Error {
     let text = text_of(v);
-    cx.shard_error(format!(
-        "failed to create query: For input string: \"{text}\""
-    ))
-    .caused_by(Error::new(
-        ErrorKind::NumberFormat,
-        format!("For input string: \"{text}\""),
-    ))
+    // Java's Double.parseDouble, which OpenSearch's number fields parse with, names a blank
+    // string apart.
+    let reason = if text.trim().is_empty() {
+        "empty String".to_string()
+    } else {
+        format!("For input string: \"{text}\"")
+    };
+    cx.shard_error(format!("failed to create query: {reason}"))
+        .caused_by(Error::new(ErrorKind::NumberFormat, reason))
 }
 
 fn as_f64(cx: &Context, v: &Value) -> Result<f64> {

@@ -100,10 +100,12 @@ pub fn phase_failure(phase: &str, reason: &str, failures: &[ShardFailure]) -> Er
     }
     let e = &first.error;
     // The cause is the first group's root cause; a Java exception there is wrapped in an
-    // OpenSearch exception that prints it twice.
-    if matches!(e.kind, ErrorKind::IllegalArgument | ErrorKind::NumberFormat) {
+    // OpenSearch exception that prints it twice. "Partial shards failure" is raised without
+    // a cause.
+    let all_failed = reason == "all shards failed";
+    if all_failed && matches!(e.kind, ErrorKind::IllegalArgument | ErrorKind::NumberFormat) {
         out = out.caused_by(e.clone().caused_by(e.clone()));
-    } else if !std::ptr::eq(e.root_cause(), e) {
+    } else if all_failed && !std::ptr::eq(e.root_cause(), e) {
         out = out.caused_by(e.root_cause().clone());
     }
     out.with_status(status)

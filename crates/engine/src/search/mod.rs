@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use sort::{SortField, SortSpec};
 use std::cmp::Ordering;
 use std::sync::Arc;
-use tantivy::collector::TopDocs;
+use tantivy::collector::{Collector, TopDocs};
 use tantivy::schema::Value as _;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
@@ -128,8 +128,27 @@ fn request_query(req: &SearchRequest, cx: &Context) -> Result<query::Q> {
 }
 
 /// How many docs match, and a query for those among the first `limit` matches by `_seq_no`.
-fn terminate_after_cut(searcher: &Searcher, q: &query::Q, limit: u64) -> Result<(u64, query::Q)> {
-    let n = q.count(searcher)? as u64;
+/// The `timeout` holds here as in the collection proper (OpenSearch's early-terminating
+/// collector runs under the same time check).
+fn terminate_after_cut(
+    searcher: &Searcher,
+    q: &query::Q,
+    limit: u64,
+    deadline: Option<&timeout::Deadline>,
+) -> Result<(u64, query::Q)> {
+    let mut weight = q.weight(tantivy::query::EnableScoring::disabled_from_searcher(
+        searcher,
+    ))?;
+    if let Some(d) = deadline {
+        weight = Box::new(timeout::TimeLimitedWeight {
+            inner: weight,
+            deadline: d.clone(),
+        });
+    }
+    let mut n = 0u64;
+    for r in searcher.segment_readers() {
+        n += weight.count(r)? as u64;
+    }
     let none = || -> query::Q { Box::new(tantivy::query::EmptyQuery) };
     if limit == 0 {
         return Ok((n, none()));
@@ -143,7 +162,11 @@ fn terminate_after_cut(searcher: &Searcher, q: &query::Q, limit: u64) -> Result<
                 .map(|c| c.first_or_default_col(0));
             move |doc: tantivy::DocId, _score: f32| -seq.as_ref().map_or(0, |c| c.get_val(doc))
         });
-    let first = searcher.search(q, &collector)?;
+    let mut per_segment = Vec::new();
+    for (ord, r) in searcher.segment_readers().iter().enumerate() {
+        per_segment.push(collector.collect_segment(weight.as_ref(), ord as u32, r)?);
+    }
+    let first = collector.merge_fruits(per_segment)?;
     let Some(cut) = first.iter().map(|(s, _)| -s).max() else {
         return Ok((n, none()));
     };
@@ -252,6 +275,8 @@ fn dfs_phase(
     for (si, t) in targets.iter().enumerate() {
         let (r, stats) = query::lucene_term::record_dfs(|| -> Result<()> {
             let q = shard_query(req, t)?;
+            // The shard's search context builds the sort too.
+            top_k::check_sort(&req.sort, &t.service.meta().mapping)?;
             q.weight(tantivy::query::EnableScoring::enabled_from_searcher(
                 &t.searcher,
             ))?;
@@ -266,6 +291,29 @@ fn dfs_phase(
         }
     }
     all
+}
+
+/// OpenSearch's pre-filter round: each shard builds the primary sort's bounds, so a sort the
+/// shard cannot build (an unmapped or text field) fails it here.
+fn can_match_phase(
+    req: &SearchRequest,
+    targets: &[ShardTarget],
+    failures: &mut Vec<ShardFailure>,
+    failed: &mut [bool],
+) {
+    for (si, t) in targets.iter().enumerate() {
+        let meta = t.service.meta();
+        if let Err(e) = top_k::check_sort(&req.sort, &meta.mapping) {
+            let e = if e.kind == ErrorKind::QueryShard {
+                e.with("index", meta.name.clone())
+                    .with("index_uuid", meta.settings.uuid())
+            } else {
+                e
+            };
+            failed[si] = true;
+            failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+        }
+    }
 }
 
 /// The end of a phase: every shard failed, or some did and partial results are refused.
@@ -325,7 +373,7 @@ fn query_shard(
     if let Some(limit) = req.terminate_after {
         // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
         // cut on `_seq_no` at the last of them.
-        let (n, cut) = terminate_after_cut(&t.searcher, &q, limit)?;
+        let (n, cut) = terminate_after_cut(&t.searcher, &q, limit, plan.deadline)?;
         out.terminated_early = n > limit;
         counted = Some(n.min(limit));
         q = Box::new(tantivy::query::BooleanQuery::new(vec![
@@ -420,6 +468,10 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     let mut failed = vec![false; targets.len()];
     let mut phase_took = PhaseTook::default();
     let millis = |since: std::time::Instant| since.elapsed().as_millis() as u64;
+    if req.can_match {
+        can_match_phase(req, targets, &mut failures, &mut failed);
+        check_phase("can_match", req, targets.len(), &failures)?;
+    }
     let dfs = if req.dfs {
         let stats = dfs_phase(req, targets, &mut failures, &mut failed);
         phase_took.dfs_pre_query = millis(started);

@@ -49,6 +49,9 @@ pub struct SearchRequest {
     pub timeout: Option<std::time::Duration>,
     /// `search_type=dfs_query_then_fetch`: score with term statistics gathered from every shard.
     pub dfs: bool,
+    /// Whether OpenSearch would pre-filter the shards (`can_match`) first: a sort it cannot
+    /// build then fails a shard in that phase, not in `query`.
+    pub can_match: bool,
     /// `allow_partial_search_results` (default true): whether shard failures or a timeout may
     /// leave a partial answer rather than fail the search.
     pub allow_partial: bool,
@@ -270,6 +273,7 @@ impl SearchRequest {
             fields: Vec::new(),
             timeout: None,
             dfs: false,
+            can_match: false,
             allow_partial: true,
             scroll: false,
             highlight: None,

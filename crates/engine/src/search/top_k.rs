@@ -169,6 +169,11 @@ fn column_type(t: NumType) -> ColumnType {
     }
 }
 
+/// Whether the sort builds on a mapping (the `can_match` phase asks before any collection).
+pub(crate) fn check_sort(specs: &[SortSpec], mapping: &Mapping) -> Result<()> {
+    levels(specs, mapping).map(|_| ())
+}
+
 fn levels<'a>(specs: &'a [SortSpec], mapping: &Mapping) -> Result<Vec<Level<'a>>> {
     specs
         .iter()
