@@ -84,7 +84,24 @@ fn convert(v: &Value, doc: (u32, u32)) -> Value {
         .unwrap_or_default();
     let is_all = |d: &Value| d.get("description").and_then(Value::as_str) == Some("AllQuery");
     let raw_details = v.get("details").and_then(Value::as_array);
+    let dis_max_tie = v
+        .get("context")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(|c| c.strip_prefix(crate::query::combine::DIS_MAX_CONTEXT))
+        .and_then(|t| t.parse::<f32>().ok());
     let (desc, details) = match desc {
+        // Lucene's DisjunctionMaxQuery wording.
+        "BooleanClause. sum of ..." if dis_max_tie == Some(0.0) => ("max of:".to_string(), details),
+        "BooleanClause. sum of ..." if dis_max_tie.is_some() => (
+            format!(
+                "max plus {} times others of:",
+                crate::query::function_score::java_float(dis_max_tie.unwrap_or_default())
+            ),
+            details,
+        ),
         "BooleanClause. sum of ..." => ("sum of:".to_string(), details),
         "Const" if raw_details.is_some_and(|d| d.len() == 1 && is_all(&d[0])) => {
             // A boosted match_all prints its boost, as Lucene's constant-score weights do.

@@ -134,6 +134,7 @@ impl DisMaxQuery {
                 }),
             ),
             prune: prune.clone(),
+            dis_max_tie: Some(tie),
         };
         Ok((Box::new(weight), prune))
     }
@@ -201,6 +202,7 @@ impl SumQuery {
                 Box::new(SumCombiner::default),
             ),
             prune: prune.clone(),
+            dis_max_tie: None,
         };
         Ok((Box::new(weight), prune))
     }
@@ -341,12 +343,18 @@ impl Scorer for MinShouldMatchScorer {
     }
 }
 
+/// The context a dis_max's explanation carries, followed by its tie.
+pub const DIS_MAX_CONTEXT: &str = "dis_max tie ";
+
 /// The boolean weight, behind a weight of its own: tantivy 0.26 sends a boolean of plain term
 /// scorers to Block-WAND, which sums whatever the combiner (§7.4 #16); here top-k pruning is
 /// `block_max`'s, over the clauses' pruning trees when they all have one.
 struct Wrapped<C: ScoreCombiner> {
     inner: BooleanWeight<C>,
     prune: Option<PruneNode>,
+    /// A dis_max's tie: its explanation carries it as context, for Lucene's wording
+    /// (`api::explain` prints "max of:" or "max plus <tie> times others of:").
+    dis_max_tie: Option<f32>,
 }
 
 impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
@@ -355,7 +363,11 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        self.inner.explain(reader, doc)
+        let mut e = self.inner.explain(reader, doc)?;
+        if let Some(tie) = self.dis_max_tie {
+            e.add_context(format!("{DIS_MAX_CONTEXT}{tie}"));
+        }
+        Ok(e)
     }
 
     /// The matches without their scores (tantivy's boolean counts through its scoring union,

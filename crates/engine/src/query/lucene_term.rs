@@ -408,7 +408,7 @@ impl Weight for LuceneTermWeight {
         tf_e.add_const("freq, occurrences of term within document", freq);
         tf_e.add_const("k1, term saturation parameter", K1);
         tf_e.add_const("b, length normalization parameter", B);
-        tf_e.add_const("dl, length of field", dl);
+        tf_e.add_const(dl_description(s.norms.fieldnorm_id(doc)), dl);
         tf_e.add_const("avgdl, average length of field", st.avgdl);
         sc.add_detail(tf_e);
         top.add_detail(sc);
@@ -483,6 +483,16 @@ impl LuceneTermScorer {
     pub(crate) fn score_of(&self, freq: u32, norm_id: u8) -> Score {
         let inv = self.cache[norm_id as usize];
         self.weight - self.weight / (1f32 + freq as f32 * inv)
+    }
+}
+
+/// BM25Scorer.explainTF's wording of the length: norms past byte 39 encode lengths only
+/// approximately (tantivy's norm ids are Lucene's bytes).
+pub(crate) fn dl_description(norm_id: u8) -> &'static str {
+    if norm_id > 39 {
+        "dl, length of field (approximate)"
+    } else {
+        "dl, length of field"
     }
 }
 

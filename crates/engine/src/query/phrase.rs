@@ -290,7 +290,10 @@ impl Weight for PhraseWeight {
         ));
         tf_e.add_const("k1, term saturation parameter", K1);
         tf_e.add_const("b, length normalization parameter", B);
-        tf_e.add_const("dl, length of field", dl);
+        tf_e.add_const(
+            super::lucene_term::dl_description(s.norms.fieldnorm_id(doc)),
+            dl,
+        );
         tf_e.add_const("avgdl, average length of field", st.avgdl);
         sc.add_detail(tf_e);
         top.add_detail(sc);

@@ -175,6 +175,10 @@ impl Weight for BoostedWeight {
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         let inner = self.inner.explain(reader, doc)?;
+        // Lucene prints no node for a boost of 1 (multi_match wraps every query in one).
+        if self.boost == 1.0 {
+            return Ok(inner);
+        }
         let mut e = Explanation::new_with_string(
             format!("Boost x{} of ...", self.boost),
             inner.value() * self.boost,
