@@ -16,6 +16,7 @@ pub mod word_break;
 pub use analyzer::Analyzer;
 pub use registry::Registry;
 
+use filter::memo::Key;
 use std::sync::Arc;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer, TokenizerManager};
 use tokenizer::standard::AsciiScan;
@@ -310,6 +311,12 @@ struct Words<'a> {
     text: &'a str,
     scan: AsciiScan<'a>,
     filter: &'a dyn filter::TokenFilter,
+    /// The thread's memo and the filter's tag in it, when the filter has one: each word's
+    /// key is read from the text where the scanner found it.
+    memo: Option<(filter::memo::Held, u32)>,
+    /// With a memo, the word after the one being mapped, found beforehand so that its memo
+    /// set is already on its way into the cache: start, end and key.
+    ahead: Option<(usize, usize, Option<Key>)>,
 }
 
 impl Tokenizer for ChainTokenizer {
@@ -325,6 +332,10 @@ impl Tokenizer for ChainTokenizer {
                     text,
                     scan: standard.ascii_scan(text),
                     filter,
+                    memo: filter
+                        .memo_owner()
+                        .map(|owner| (filter::memo::Memo::take(), owner)),
+                    ahead: None,
                 })
             }
             _ => {
@@ -360,15 +371,48 @@ impl ChainStream<'_> {
 impl TokenStream for ChainStream<'_> {
     fn advance(&mut self) -> bool {
         if let Some(w) = &mut self.words {
-            for (start, end, _) in w.scan.by_ref() {
-                if w.filter.map_word(&w.text[start..end], &mut self.token.text) {
+            let bytes = w.text.as_bytes();
+            loop {
+                let (start, end, key) = match w.ahead.take() {
+                    Some(word) => word,
+                    None => match w.scan.next() {
+                        Some((start, end, _)) if w.memo.is_some() => {
+                            (start, end, Key::at(bytes, start, end))
+                        }
+                        Some((start, end, _)) => (start, end, None),
+                        None => return false,
+                    },
+                };
+                let out = &mut self.token.text;
+                let word = &w.text[start..end];
+                let kept = match &mut w.memo {
+                    Some((memo, owner)) => {
+                        if let Some((s, e, _)) = w.scan.next() {
+                            let next = Key::at(bytes, s, e);
+                            if let Some(k) = next {
+                                memo.prefetch(k);
+                            }
+                            w.ahead = Some((s, e, next));
+                        }
+                        match key.map(|key| (key, memo.get(*owner, key, out))) {
+                            Some((_, Some(kept))) => kept,
+                            Some((key, None)) => {
+                                let kept = w.filter.map_word(word, out);
+                                memo.put(*owner, key, kept.then_some(out.as_str()));
+                                kept
+                            }
+                            None => w.filter.map_word(word, out),
+                        }
+                    }
+                    None => w.filter.map_word(word, out),
+                };
+                if kept {
                     let pos_inc = 1 + std::mem::take(&mut self.buf.end_inc);
                     self.place(pos_inc, start, end, 1);
                     return true;
                 }
                 self.buf.end_inc += 1;
             }
-            return false;
         }
         let Some(t) = self.buf.toks.get_mut(self.next) else {
             return false;

@@ -37,6 +37,13 @@ pub trait TokenFilter: Send + Sync {
         out.push_str(word);
         true
     }
+
+    /// For a word-mapping filter whose outcome for an ASCII word depends only on the word
+    /// lowercased: the tag its outcomes carry in the thread's `memo`, where a caller may
+    /// look words up before calling `map_word` (and remember what it made of them).
+    fn memo_owner(&self) -> Option<u32> {
+        None
+    }
 }
 
 pub const NAMES: &[&str] = &[

@@ -3,7 +3,7 @@
 //! Keyword-marked tokens are never stemmed.
 
 use super::kstem;
-use super::memo::{self, Memo};
+use super::memo::{self, Key, Memo};
 use super::porter;
 use super::romance_light;
 use super::stop::StopSet;
@@ -195,26 +195,24 @@ impl EnglishChain {
 
 impl TokenFilter for EnglishChain {
     fn apply(&self, t: &mut Tokens) {
-        Memo::with(|memo| {
-            let mut val = String::with_capacity(memo::MAX_LEN);
-            t.retain_mut(|tok| {
-                if tok.keyword || tok.text.len() > memo::MAX_LEN {
-                    return self.run(&mut tok.text, tok.keyword);
+        let mut memo = Memo::take();
+        let mut val = String::with_capacity(memo::MAX_LEN);
+        t.retain_mut(|tok| {
+            let key = match Key::of(&tok.text) {
+                Some(key) if !tok.keyword => key,
+                _ => return self.run(&mut tok.text, tok.keyword),
+            };
+            match memo.get(self.owner, key, &mut val) {
+                Some(true) => {
+                    std::mem::swap(&mut tok.text, &mut val);
+                    return true;
                 }
-                match memo.get_into(self.owner, &tok.text, &mut val) {
-                    Some(true) => {
-                        std::mem::swap(&mut tok.text, &mut val);
-                        return true;
-                    }
-                    Some(false) => return false,
-                    None => {}
-                }
-                val.clear();
-                val.push_str(&tok.text);
-                let keep = self.run(&mut tok.text, false);
-                memo.put(self.owner, &val, keep.then_some(tok.text.as_str()));
-                keep
-            })
+                Some(false) => return false,
+                None => {}
+            }
+            let keep = self.run(&mut tok.text, false);
+            memo.put(self.owner, key, keep.then_some(tok.text.as_str()));
+            keep
         });
     }
 
@@ -222,25 +220,16 @@ impl TokenFilter for EnglishChain {
         true
     }
 
-    /// Looks the memo up on the word itself: a known word is never copied before, and a
-    /// stop word never at all.
+    /// The chain itself: the memo is the caller's (`memo_owner`).
     #[inline]
     fn map_word(&self, word: &str, out: &mut String) -> bool {
-        Memo::with(|memo| {
-            let memoized = word.len() <= memo::MAX_LEN;
-            if memoized {
-                if let Some(keep) = memo.get_into(self.owner, word, out) {
-                    return keep;
-                }
-            }
-            out.clear();
-            out.push_str(word);
-            let keep = self.run(out, false);
-            if memoized {
-                memo.put(self.owner, word, keep.then_some(out.as_str()));
-            }
-            keep
-        })
+        out.clear();
+        out.push_str(word);
+        self.run(out, false)
+    }
+
+    fn memo_owner(&self) -> Option<u32> {
+        Some(self.owner)
     }
 }
 

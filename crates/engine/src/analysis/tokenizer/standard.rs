@@ -68,34 +68,35 @@ pub fn emit(
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Ascii {
-    Letter,
-    Digit,
-    Under,
-    /// `:` (MidLetter): joins letters.
-    MidLetter,
-    /// `.` and `'` (MidNumLet, Single_Quote): join letters, or digits.
-    MidNumLet,
-    /// `,` and `;` (MidNum): join digits.
-    MidNum,
-    Other,
-}
+/// What an ASCII byte is to the word-break rules, as bits: a word is a run of `WORD` bytes
+/// with single `MID_*` bytes inside where both neighbours allow them.
+const LETTER: u8 = 1;
+const DIGIT: u8 = 2;
+/// `_` (ExtendNumLet): joins anything, makes no token alone.
+const UNDER: u8 = 4;
+const WORD: u8 = LETTER | DIGIT | UNDER;
+/// `:` (MidLetter): joins two letters.
+const MID_LETTER: u8 = 8;
+/// `.` and `'` (MidNumLet, Single_Quote): join two letters or two digits.
+const MID_NUM_LET: u8 = 16;
+/// `,` and `;` (MidNum): join two digits.
+const MID_NUM: u8 = 32;
 
-const fn ascii_class_of(b: u8) -> Ascii {
+const fn ascii_class_of(b: u8) -> u8 {
     match b {
-        b'a'..=b'z' | b'A'..=b'Z' => Ascii::Letter,
-        b'0'..=b'9' => Ascii::Digit,
-        b'_' => Ascii::Under,
-        b':' => Ascii::MidLetter,
-        b'.' | b'\'' => Ascii::MidNumLet,
-        b',' | b';' => Ascii::MidNum,
-        _ => Ascii::Other,
+        b'a'..=b'z' | b'A'..=b'Z' => LETTER,
+        b'0'..=b'9' => DIGIT,
+        b'_' => UNDER,
+        b':' => MID_LETTER,
+        b'.' | b'\'' => MID_NUM_LET,
+        b',' | b';' => MID_NUM,
+        _ => 0,
     }
 }
 
-static ASCII_CLASS: [Ascii; 128] = {
-    let mut t = [Ascii::Other; 128];
+/// Indexed by any byte, so lookups need no masking (the scanner only sees ASCII).
+static ASCII_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut b = 0;
     while b < 128 {
         t[b] = ascii_class_of(b as u8);
@@ -104,9 +105,19 @@ static ASCII_CLASS: [Ascii; 128] = {
     t
 };
 
+#[inline(always)]
+fn ascii_class(b: u8) -> u8 {
+    ASCII_CLASS[b as usize]
+}
+
+/// Whether the byte of class `mid` joins the word bytes of classes `prev` and `next`.
 #[inline]
-fn ascii_class(b: u8) -> Ascii {
-    ASCII_CLASS[(b & 0x7F) as usize]
+fn joins(prev: u8, mid: u8, next: u8) -> bool {
+    match (prev, next) {
+        (LETTER, LETTER) => mid & (MID_LETTER | MID_NUM_LET) != 0,
+        (DIGIT, DIGIT) => mid & (MID_NUM | MID_NUM_LET) != 0,
+        _ => false,
+    }
 }
 
 /// The tokens of ASCII text, where UAX#29 word boundaries reduce to a few rules: letters,
@@ -131,41 +142,39 @@ impl Iterator for AsciiScan<'_> {
         let b = self.text.as_bytes();
         let n = b.len();
         let mut i = self.at;
-        while i < n {
-            let c = ascii_class(b[i]);
-            if !matches!(c, Ascii::Letter | Ascii::Digit | Ascii::Under) {
+        loop {
+            while i < n && ascii_class(b[i]) & WORD == 0 {
                 i += 1;
-                continue;
+            }
+            if i == n {
+                self.at = n;
+                return None;
             }
             let start = i;
-            let (mut letter, mut digit) = (c == Ascii::Letter, c == Ascii::Digit);
-            let mut prev = c;
-            i += 1;
-            while i < n {
-                let k = ascii_class(b[i]);
-                match k {
-                    Ascii::Letter | Ascii::Digit | Ascii::Under => {
-                        letter |= k == Ascii::Letter;
-                        digit |= k == Ascii::Digit;
-                        prev = k;
-                        i += 1;
+            let mut seen = 0;
+            loop {
+                while i < n {
+                    let c = ascii_class(b[i]);
+                    if c & WORD == 0 {
+                        break;
                     }
-                    Ascii::MidLetter | Ascii::MidNumLet | Ascii::MidNum if i + 1 < n => {
-                        let next = ascii_class(b[i + 1]);
-                        let joins = match (prev, next) {
-                            (Ascii::Letter, Ascii::Letter) => k != Ascii::MidNum,
-                            (Ascii::Digit, Ascii::Digit) => k != Ascii::MidLetter,
-                            _ => false,
-                        };
-                        if !joins {
-                            break;
-                        }
-                        i += 1;
-                    }
-                    _ => break,
+                    seen |= c;
+                    i += 1;
                 }
+                // A word byte precedes `i`; one joining byte and a word byte may follow.
+                if i + 1 < n
+                    && joins(
+                        ascii_class(b[i - 1]),
+                        ascii_class(b[i]),
+                        ascii_class(b[i + 1]),
+                    )
+                {
+                    i += 1;
+                    continue;
+                }
+                break;
             }
-            if !letter && !digit {
+            if seen & (LETTER | DIGIT) == 0 {
                 continue;
             }
             if i - start > self.max {
@@ -175,10 +184,8 @@ impl Iterator for AsciiScan<'_> {
                 return self.next_dfa();
             }
             self.at = i;
-            return Some((start, i, if letter { ALPHANUM } else { NUM }));
+            return Some((start, i, if seen & LETTER != 0 { ALPHANUM } else { NUM }));
         }
-        self.at = n;
-        None
     }
 }
 
