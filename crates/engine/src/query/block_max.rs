@@ -14,6 +14,7 @@
 //! the collector's threshold (with a relative margin far wider than float rounding).
 
 use super::combine::{DisMaxQuery, SumQuery};
+use super::filtered::FilteredQuery;
 use super::lucene_term::{LuceneTermQuery, LuceneTermScorer, LuceneTermWeight};
 use super::wrappers::BoostedQuery;
 use parking_lot::Mutex;
@@ -186,6 +187,27 @@ impl PruneNode {
 
     /// The alive docs matching any leaf: the postings marked in a bitset, no scorer built.
     pub(crate) fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        let bits = self.docs(reader)?;
+        Ok(match reader.alive_bitset() {
+            None => bits.iter().map(|w| w.count_ones()).sum(),
+            Some(alive) => {
+                let mut n = 0;
+                for (i, &w) in bits.iter().enumerate() {
+                    let mut w = w;
+                    while w != 0 {
+                        let d = i as u32 * 64 + w.trailing_zeros();
+                        n += alive.is_alive(d) as u32;
+                        w &= w - 1;
+                    }
+                }
+                n
+            }
+        })
+    }
+
+    /// The docs (deleted ones too) matching any leaf, as bitset words: the postings marked,
+    /// no scorer built.
+    pub(crate) fn docs(&self, reader: &SegmentReader) -> tantivy::Result<Vec<u64>> {
         let mut terms = Vec::new();
         self.terms(&mut terms);
         let mut bits = vec![0u64; (reader.max_doc() as usize).div_ceil(64)];
@@ -209,21 +231,7 @@ impl PruneNode {
                 block.advance();
             }
         }
-        Ok(match reader.alive_bitset() {
-            None => bits.iter().map(|w| w.count_ones()).sum(),
-            Some(alive) => {
-                let mut n = 0;
-                for (i, &w) in bits.iter().enumerate() {
-                    let mut w = w;
-                    while w != 0 {
-                        let d = i as u32 * 64 + w.trailing_zeros();
-                        n += alive.is_alive(d) as u32;
-                        w &= w - 1;
-                    }
-                }
-                n
-            }
-        })
+        Ok(bits)
     }
 }
 
@@ -255,6 +263,10 @@ pub(crate) fn weight_and_node(
 /// Whether a query's weight prunes in `for_each_pruning` (and reports every match to a
 /// callback that keeps the threshold at minus infinity, so counting stays exact until then).
 pub fn prunable(q: &dyn Query) -> bool {
+    if let Some(f) = q.downcast_ref::<FilteredQuery>() {
+        // Only at the top: its gate lives in its own weight, not in a pruning tree.
+        return prunable(f.scoring());
+    }
     fn leaves(q: &dyn Query) -> Option<usize> {
         if q.downcast_ref::<LuceneTermQuery>().is_some() {
             return Some(1);
@@ -402,6 +414,20 @@ pub(crate) fn for_each_pruning(
     threshold: Score,
     callback: &mut dyn FnMut(DocId, Score) -> Score,
 ) -> tantivy::Result<()> {
+    for_each_pruning_gated(node, exhaustive, reader, threshold, callback, |_| true)
+}
+
+/// [`for_each_pruning`] where a doc of the pruned walk is reported only if `gate` admits it
+/// (asked in increasing doc order, only about docs scoring above the threshold); `exhaustive`
+/// applies the same condition itself.
+pub(crate) fn for_each_pruning_gated(
+    node: &PruneNode,
+    exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,
+    reader: &SegmentReader,
+    threshold: Score,
+    callback: &mut dyn FnMut(DocId, Score) -> Score,
+    gate: impl FnMut(DocId) -> bool,
+) -> tantivy::Result<()> {
     let mut threshold = threshold;
     let mut start = 0;
     if threshold == f32::NEG_INFINITY {
@@ -424,7 +450,7 @@ pub(crate) fn for_each_pruning(
     }
     let mut leaves = Vec::new();
     let tree = node.build(reader, 1.0, &mut leaves)?;
-    prune(&tree, &mut leaves, start, threshold, callback);
+    prune(&tree, &mut leaves, start, threshold, callback, gate);
     Ok(())
 }
 
@@ -441,6 +467,7 @@ fn prune(
     start: DocId,
     mut threshold: Score,
     callback: &mut dyn FnMut(DocId, Score) -> Score,
+    mut gate: impl FnMut(DocId) -> bool,
 ) {
     let n = leaves.len();
     if n == 0 {
@@ -603,7 +630,7 @@ fn prune(
                 continue;
             }
             let score = tree.eval(&vals);
-            if score > threshold {
+            if score > threshold && gate(doc) {
                 let next = callback(doc, score);
                 if next != threshold {
                     threshold = next;

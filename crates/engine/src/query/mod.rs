@@ -7,7 +7,9 @@
 pub mod block_max;
 mod boosting;
 pub mod combine;
+pub mod constant;
 pub mod date_math;
+pub mod filtered;
 pub mod function_score;
 pub mod lucene_term;
 pub(crate) mod multi_term;
@@ -23,10 +25,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::index::schema::ID;
 use lucene_term::LuceneTermQuery;
-use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RegexQuery,
-    TermSetQuery,
-};
+use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query, RegexQuery, TermSetQuery};
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
 
@@ -76,7 +75,7 @@ pub fn none() -> Q {
 
 /// Every document, scoring `boost` (a constant scorer, which boolean weights keep).
 pub fn all(boost: f32) -> Q {
-    Box::new(ConstScoreQuery::new(Box::new(AllQuery), boost))
+    Box::new(constant::ConstantQuery::new(Box::new(AllQuery), boost))
 }
 
 pub fn boosted(q: Q, boost: f32) -> Q {
@@ -88,7 +87,7 @@ pub fn boosted(q: Q, boost: f32) -> Q {
 }
 
 fn constant(q: Q, boost: f32) -> Q {
-    Box::new(ConstScoreQuery::new(q, boost))
+    Box::new(constant::ConstantQuery::new(q, boost))
 }
 
 pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
@@ -258,7 +257,10 @@ fn exists(cx: &Context, field: &str, boost: f32) -> Q {
     };
     let entry = cx.searcher.schema().get_field_entry(f);
     if entry.is_fast() {
-        return constant(Box::new(ExistsQuery::new(field.to_string(), false)), boost);
+        return constant(
+            Box::new(constant::ColumnExistsQuery::new(field.to_string())),
+            boost,
+        );
     }
     match RegexQuery::from_pattern(".*", f) {
         Ok(q) => constant(Box::new(q), boost),
@@ -267,11 +269,13 @@ fn exists(cx: &Context, field: &str, boost: f32) -> Q {
 }
 
 fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {
-    let f = if field == "_id" {
-        cx.id_field()
+    let (f, doc_values) = if field == "_id" {
+        (cx.id_field(), false)
     } else {
         match cx.field(field) {
-            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => f,
+            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => {
+                (f, fm.ty == FieldType::Keyword && fm.index && fm.doc_values)
+            }
             Some((_, fm)) => {
                 return Err(cx.shard_error(format!(
                     "Can only use prefix queries on keyword and text fields - not on [{field}] which is of type [{}]",
@@ -282,7 +286,14 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
         }
     };
     let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
-    Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost))
+    let terms: Q = Box::new(RegexQuery::from_pattern(&re, f)?);
+    if doc_values && !ci {
+        return Ok(constant(
+            Box::new(constant::KeywordPrefixQuery::new(field, value, terms)),
+            boost,
+        ));
+    }
+    Ok(constant(terms, boost))
 }
 
 /// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
@@ -377,6 +388,19 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     if !required && b.should.is_empty() {
         // Pure negative: OpenSearch adds match_all as a filter, so matches score 0.
         clauses.push((Occur::Must, constant(Box::new(AllQuery), 0.0)));
+    }
+    if b.must.len() == 1 && b.should.is_empty() && clauses.len() > 1 && b.boost == 1.0 {
+        // One scoring clause beside filters and exclusions: its pruned top-k, gated.
+        if block_max::prunable(clauses[0].1.as_ref()) {
+            let mut it = clauses.into_iter().map(|(_, q)| q);
+            let scoring = it.next().expect("the must clause");
+            let filters = it.by_ref().take(b.filter.len()).collect();
+            return Ok(Box::new(filtered::FilteredQuery::new(
+                scoring,
+                filters,
+                it.collect(),
+            )));
+        }
     }
     if !required && b.must_not.is_empty() && msm <= 1 {
         // Should clauses alone: Lucene's disjunction, summed in double and pruned for top-k.

@@ -374,5 +374,34 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
         }
     }
     let _ = all;
+    let numeric = matches!(
+        fm.ty,
+        Long | Integer | Short | Byte | UnsignedLong | Double | Float | HalfFloat | ScaledFloat
+    );
+    if numeric && cx.searcher.schema().get_field_entry(f).is_fast() {
+        // The column's order-preserving u64s, as tantivy's fast-field range reads them.
+        let raw = |b: &Bound<Term>| -> Option<Bound<u64>> {
+            let v = |t: &Term| {
+                let v = t.value();
+                v.as_u64()
+                    .or(v.as_i64().map(tantivy::i64_to_u64))
+                    .or(v.as_f64().map(tantivy::f64_to_u64))
+            };
+            Some(match b {
+                Bound::Included(t) => Bound::Included(v(t)?),
+                Bound::Excluded(t) => Bound::Excluded(v(t)?),
+                Bound::Unbounded => Bound::Unbounded,
+            })
+        };
+        if let (Some(a), Some(b)) = (raw(&lo), raw(&hi)) {
+            let fallback = Box::new(TRange::new(lo, hi));
+            return Ok(
+                match super::constant::ColumnRangeQuery::new(&r.field, a, b, fallback) {
+                    Some(q) => constant(Box::new(q), r.boost),
+                    None => none(),
+                },
+            );
+        }
+    }
     Ok(constant(Box::new(TRange::new(lo, hi)), r.boost))
 }

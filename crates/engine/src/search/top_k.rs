@@ -74,6 +74,9 @@ pub(super) struct Plan<'a> {
     /// The query is `match_all` alone (no filter, `min_score`, `terminate_after` or `timeout`
     /// around it): every alive doc matches, scoring the same.
     pub match_all: bool,
+    /// The query scores every match the same (`query::constant::is_constant`); the pass checks
+    /// that the weight's scorers are [`ConstantScorer`]s before relying on it.
+    pub constant: bool,
 }
 
 pub(super) struct ShardTop {
@@ -637,6 +640,22 @@ impl TopN {
             self.truncate();
         }
         self.buf.push(e);
+        if self.bar.is_none() && self.buf.len() == self.window {
+            // The first `window` hits: the worst of them already bars the way (pruning and
+            // column scans start here rather than at the first cut).
+            let worst = self
+                .buf
+                .iter()
+                .max_by(|a, b| a.cmp_key(b))
+                .expect("a full buffer");
+            self.bar = Some(Entry {
+                k0: worst.k0,
+                rest: worst.rest.clone(),
+                seq: worst.seq,
+                doc: worst.doc,
+                score: worst.score,
+            });
+        }
     }
 
     fn truncate(&mut self) {
@@ -668,6 +687,224 @@ enum Cut {
     Passed,
 }
 
+/// The `_seq_no` column of a segment (every doc has one; `None` in indices from before it was
+/// a fast field, where the doc id stands in).
+fn seq_column(reader: &SegmentReader) -> Option<Arc<dyn ColumnValues<i64>>> {
+    reader
+        .fast_fields()
+        .i64(schema::SEQ_NO)
+        .ok()
+        .map(|c| c.first_or_default_col(0))
+}
+
+/// Docs per `_seq_no` floor: one bitset word.
+const RUN: u32 = 64;
+
+/// The smallest `_seq_no` of each run of [`RUN`] docs of a segment, deleted docs included.
+/// Segments never change, so the floors are cached per segment (one `i64` per 64 docs).
+fn seq_floors(reader: &SegmentReader, seq: Option<&Arc<dyn ColumnValues<i64>>>) -> Arc<Vec<i64>> {
+    type Cache = parking_lot::Mutex<(
+        rustc_hash::FxHashMap<tantivy::index::SegmentId, Arc<Vec<i64>>>,
+        usize,
+    )>;
+    /// At most this many floors cached (8 bytes each, one per 64 docs: 256 M docs).
+    const MAX_FLOORS: usize = 4 << 20;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(f) = cache.lock().0.get(&reader.segment_id()) {
+        return f.clone();
+    }
+    let max_doc = reader.max_doc();
+    let mut floors = Vec::with_capacity(max_doc.div_ceil(RUN) as usize);
+    let mut run = [0i64; RUN as usize];
+    let mut start = 0;
+    while start < max_doc {
+        let n = RUN.min(max_doc - start) as usize;
+        floors.push(match seq {
+            Some(col) => {
+                col.get_range(start as u64, &mut run[..n]);
+                run[..n].iter().copied().min().unwrap_or(i64::MAX)
+            }
+            None => start as i64,
+        });
+        start += RUN;
+    }
+    let floors = Arc::new(floors);
+    let mut c = cache.lock();
+    if c.1 + floors.len() > MAX_FLOORS {
+        // Merges retire segments; a full cache starts over rather than tracking them.
+        c.0.clear();
+        c.1 = 0;
+    }
+    c.1 += floors.len();
+    if let Some(old) = c.0.insert(reader.segment_id(), floors.clone()) {
+        c.1 -= old.len();
+    }
+    floors
+}
+
+/// The page of a query whose matches all score the same, by score: the matches with the
+/// smallest `_seq_no` (ties on the score fall to it). Segments are visited from the one
+/// holding the smallest `_seq_no`, and each match is judged by its run's floor (then its own
+/// `_seq_no`) against the bar, the worst of the page kept so far: nothing is scored or keyed
+/// unless it beats the bar, and only the runs whose floor beats the bar are read, in no
+/// segment whose smallest `_seq_no` does not. While the count is still wanted a segment is
+/// counted through the weight's count. `None` when the weight's scorer is not a
+/// [`ConstantScorer`].
+fn collect_constant(
+    plan: &Plan,
+    searcher: &tantivy::Searcher,
+    weight: &dyn Weight,
+    shard: usize,
+    levels: &[Level],
+) -> Result<Option<ShardTop>> {
+    use crate::query::constant::ConstantScorer;
+    use std::collections::BinaryHeap;
+    use tantivy::{DocSet, TERMINATED};
+    let window = plan.window;
+    let readers = searcher.segment_readers();
+    let mut segments: Vec<_> = readers
+        .iter()
+        .enumerate()
+        .map(|(ord, r)| {
+            let seq = seq_column(r);
+            let floors = seq_floors(r, seq.as_ref());
+            let min = floors.iter().copied().min().unwrap_or(i64::MAX);
+            (min, ord, seq, floors)
+        })
+        .collect();
+    segments.sort_by_key(|s| (s.0, s.1));
+    // The kept page: a max-heap on (`_seq_no`, segment, doc), touched only by docs that beat
+    // its worst.
+    let mut kept: BinaryHeap<(i64, u32, DocId)> = BinaryHeap::with_capacity(window + 1);
+    let mut count = 0u64;
+    let mut score = None::<f32>;
+    let mut seen = false;
+    let mut decided = false;
+    for (min, ord, seq, floors) in segments {
+        let reader = &readers[ord];
+        let counting = plan.count_up_to.is_some_and(|up| count <= up);
+        let bar = |kept: &BinaryHeap<(i64, u32, DocId)>| match kept.peek() {
+            Some(&(s, ..)) if kept.len() >= window => s,
+            _ => i64::MAX,
+        };
+        if decided && !counting && min >= bar(&kept) {
+            continue;
+        }
+        let open = || -> Result<Option<Box<ConstantScorer>>> {
+            Ok(weight
+                .scorer(reader, 1.0)?
+                .downcast::<ConstantScorer>()
+                .ok())
+        };
+        // The first segment tells whether the weight's scorers are constant ones.
+        let mut first = None;
+        if !decided {
+            match open()? {
+                Some(d) => first = Some(d),
+                None => return Ok(None),
+            }
+            decided = true;
+        }
+        if counting {
+            // Through the weight's own count (column or postings shortcuts), apart from the
+            // walk below, which skips what cannot enter the page.
+            let n = weight.count(reader)? as u64;
+            count += n;
+            seen |= n > 0;
+        }
+        if min >= bar(&kept) {
+            continue;
+        }
+        let mut docs = match first {
+            Some(d) => d,
+            None => {
+                open()?.ok_or_else(|| Error::internal("a constant-score weight changed scorers"))?
+            }
+        };
+        let s = docs.score_of_all() * plan.boost;
+        score = Some(s);
+        let alive = reader.alive_bitset();
+        let seq_of = |doc: DocId| seq.as_ref().map_or(doc as i64, |c| c.get_val(doc));
+        let offer = |kept: &mut BinaryHeap<(i64, u32, DocId)>, doc: DocId| {
+            let q = seq_of(doc);
+            if kept.len() < window {
+                kept.push((q, ord as u32, doc));
+            } else if q < bar(kept) {
+                kept.pop();
+                kept.push((q, ord as u32, doc));
+            }
+        };
+        let mut threshold = bar(&kept);
+        let mut run = 0usize;
+        let mut doc = docs.doc();
+        while run < floors.len() && doc != TERMINATED {
+            if floors[run] >= threshold {
+                run += 1;
+                continue;
+            }
+            let (start, end) = (run as u32 * RUN, (run as u32 + 1) * RUN);
+            if doc < start {
+                doc = docs.seek(start);
+            }
+            while doc < end {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    seen = true;
+                    offer(&mut kept, doc);
+                    threshold = bar(&kept);
+                }
+                doc = docs.advance();
+            }
+            run = (run + 1).max((doc / RUN) as usize);
+        }
+    }
+    if !decided {
+        // No segment at all: nothing matches.
+        return Ok(Some(ShardTop {
+            candidates: Vec::new(),
+            count: 0,
+            max_score: None,
+        }));
+    }
+    let score = score.unwrap_or(0.0);
+    let mut keys: Vec<Option<Arc<Vec<KeyReader>>>> = (0..readers.len()).map(|_| None).collect();
+    let mut candidates = Vec::with_capacity(kept.len());
+    for (seq, ord, doc) in kept.into_vec() {
+        let segment = match &keys[ord as usize] {
+            Some(k) => k.clone(),
+            None => {
+                let k = Arc::new(
+                    levels
+                        .iter()
+                        .map(|l| KeyReader::new(l, &readers[ord as usize]))
+                        .collect::<Result<Vec<_>>>()?,
+                );
+                keys[ord as usize] = Some(k.clone());
+                k
+            }
+        };
+        candidates.push(Candidate {
+            score,
+            seq,
+            shard,
+            doc: DocAddress::new(ord, doc),
+            sort: HitKeys {
+                k0: segment[0].key(doc, score),
+                rest: Box::new([]),
+                segment,
+                doc,
+                score,
+                values: OnceCell::new(),
+            },
+        });
+    }
+    Ok(Some(ShardTop {
+        max_score: (plan.track_max_score && (seen || !candidates.is_empty())).then_some(score),
+        candidates,
+        count,
+    }))
+}
+
 /// Runs the plan over every segment of a shard with the query's weight.
 pub(super) fn collect(
     plan: &Plan,
@@ -676,6 +913,12 @@ pub(super) fn collect(
     shard: usize,
 ) -> Result<ShardTop> {
     let levels = levels(plan.specs, plan.mapping)?;
+    let by_score = matches!(plan.specs, [s] if s.field == SortField::Score && !s.ascending);
+    if plan.constant && by_score && plan.window > 0 && plan.after.is_none() {
+        if let Some(top) = collect_constant(plan, searcher, weight, shard, &levels)? {
+            return Ok(top);
+        }
+    }
     let mut out = ShardTop {
         candidates: Vec::new(),
         count: 0,
@@ -725,12 +968,13 @@ pub(super) fn collect(
                 }
             }
         }
-        // `match_all` sorted on one single-valued number, missing values last: the column is
-        // scanned for the values that can still enter the page (Lucene skips with the points
-        // instead); the count is the segment's alive docs.
+        // `match_all`, or a query that counts apart (`plan.prune`), sorted on one single-valued
+        // number, missing values last: the column is scanned for the values that can still
+        // enter the page (Lucene skips with the points instead), and only those docs are asked
+        // whether they match; the count is the segment's alive docs, or the weight's count.
         let scan = match (
             &readers[..],
-            plan.match_all && window > 0 && plan.after.is_none(),
+            (plan.match_all || plan.prune) && window > 0 && plan.after.is_none(),
         ) {
             ([r], true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
                 match &r.source {
@@ -743,7 +987,13 @@ pub(super) fn collect(
             _ => None,
         };
         if scan.is_some() {
-            out.count += reader.num_docs() as u64;
+            if plan.match_all {
+                out.count += reader.num_docs() as u64;
+            } else if let Some(up_to) = plan.count_up_to {
+                if out.count <= up_to {
+                    out.count += weight.count(reader)? as u64;
+                }
+            }
         }
         let scanning = scan.is_some();
         let counted_apart = prune || scanning;
@@ -827,8 +1077,10 @@ pub(super) fn collect(
             }
         };
         if let Some((col, ascending)) = scan {
+            use tantivy::{DocSet, TERMINATED};
+            let mut scorer = weight.scorer(reader, 1.0)?;
             // The match_all score, as its scorer gives it.
-            let score = weight.scorer(reader, 1.0)?.score();
+            let all_score = plan.match_all.then(|| scorer.score());
             const CHUNK: u32 = 4096;
             let mut ids = Vec::with_capacity(CHUNK as usize);
             let mut start = 0;
@@ -836,25 +1088,58 @@ pub(super) fn collect(
                 let end = (start + CHUNK).min(reader.max_doc());
                 // The bar's raw value when it is a present one: only values at or beyond it
                 // (ties may still win on `_seq_no`) can enter.
-                match bar_key.get().filter(|k| k >> 96 == PRESENT >> 96) {
-                    None => {
+                match (
+                    bar_key.get().filter(|k| k >> 96 == PRESENT >> 96),
+                    all_score,
+                ) {
+                    (None, Some(score)) => {
                         for doc in start..end {
                             on_doc(doc, score);
                         }
                     }
-                    Some(k) => {
-                        let payload = k & PAYLOAD;
-                        let range = if ascending {
-                            0..=payload as u64
-                        } else {
-                            (PAYLOAD - payload) as u64..=u64::MAX
-                        };
-                        ids.clear();
-                        col.get_docids_for_value_range(range, start..end, &mut ids);
-                        for &doc in &ids {
-                            on_doc(doc, score);
+                    (None, None) => {
+                        let mut doc = scorer.doc();
+                        if doc < start {
+                            doc = scorer.seek(start);
+                        }
+                        while doc < end {
+                            on_doc(doc, scorer.score());
+                            doc = scorer.advance();
                         }
                     }
+                    (Some(k), _) => {
+                        let payload = k & PAYLOAD;
+                        let (lo, hi) = if ascending {
+                            (0, payload as u64)
+                        } else {
+                            ((PAYLOAD - payload) as u64, u64::MAX)
+                        };
+                        // Within the column's bounds: a column read through a monotonic
+                        // mapping wraps values past them.
+                        let (lo, hi) = (lo.max(col.min_value()), hi.min(col.max_value()));
+                        ids.clear();
+                        if lo <= hi {
+                            col.get_docids_for_value_range(lo..=hi, start..end, &mut ids);
+                        }
+                        for &doc in &ids {
+                            match all_score {
+                                Some(score) => {
+                                    on_doc(doc, score);
+                                }
+                                None => {
+                                    if scorer.doc() < doc {
+                                        scorer.seek(doc);
+                                    }
+                                    if scorer.doc() == doc {
+                                        on_doc(doc, scorer.score());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if all_score.is_none() && scorer.doc() == TERMINATED {
+                    break;
                 }
                 start = end;
             }
@@ -893,6 +1178,243 @@ pub(super) fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod constant {
+        use super::super::*;
+        use crate::index::mapping::Mapping;
+        use crate::query::constant::{ColumnExistsQuery, ConstantQuery};
+        use crate::query::Q;
+        use crate::search::sort::{Missing, SortField, SortSpec};
+        use tantivy::indexer::NoMergePolicy;
+        use tantivy::query::{AllQuery, EnableScoring, Query, RangeQuery, TermSetQuery};
+        use tantivy::schema::{Schema, FAST, INDEXED, STRING};
+        use tantivy::{Index, IndexWriter, Searcher, TantivyDocument, Term};
+
+        struct Rng(u64);
+
+        impl Rng {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                self.0 % n
+            }
+        }
+
+        /// Segments whose `_seq_no`s interleave (as concurrent bulks leave them) and run
+        /// backwards in places (as merges of such segments do), some docs deleted, one segment
+        /// without matches for `k`.
+        fn index(seed: u64) -> Searcher {
+            let mut sb = Schema::builder();
+            let seq = sb.add_i64_field(schema::SEQ_NO, FAST);
+            let id = sb.add_text_field("id", STRING);
+            let k = sb.add_text_field("k", STRING | FAST);
+            let n = sb.add_i64_field("n", FAST | INDEXED);
+            let index = Index::create_in_ram(sb.build());
+            let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
+            w.set_merge_policy(Box::new(NoMergePolicy));
+            let mut rng = Rng(seed | 1);
+            let total = 6000u64;
+            // A permutation of 0..total: mostly increasing runs, some reversed, some shuffled.
+            let mut seqs: Vec<i64> = (0..total as i64).collect();
+            for chunk in seqs.chunks_mut(500) {
+                match rng.below(3) {
+                    0 => chunk.reverse(),
+                    1 => {
+                        for i in (1..chunk.len()).rev() {
+                            chunk.swap(i, rng.below(i as u64 + 1) as usize);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let mut at = 0usize;
+            for segment in 0..5 {
+                let size = if segment == 4 {
+                    total as usize - at
+                } else {
+                    700 + rng.below(800) as usize
+                };
+                for _ in 0..size {
+                    let mut d = TantivyDocument::default();
+                    d.add_i64(seq, seqs[at]);
+                    d.add_text(id, at.to_string());
+                    if segment != 2 && rng.below(4) > 0 {
+                        d.add_text(k, format!("v{}", rng.below(5)));
+                    }
+                    d.add_i64(n, rng.below(1000) as i64);
+                    w.add_document(d).unwrap();
+                    at += 1;
+                }
+                w.commit().unwrap();
+            }
+            for _ in 0..400 {
+                w.delete_term(Term::from_field_text(id, &rng.below(total).to_string()));
+            }
+            w.commit().unwrap();
+            index.reader().unwrap().searcher()
+        }
+
+        fn run(
+            searcher: &Searcher,
+            q: &dyn Query,
+            window: usize,
+            up_to: Option<u64>,
+            constant: bool,
+        ) -> (Vec<(i64, DocAddress, f32)>, u64, Option<f32>) {
+            let specs = [SortSpec {
+                field: SortField::Score,
+                ascending: false,
+                missing: Missing::Last,
+                mode: None,
+            }];
+            let mapping = Mapping::empty();
+            let plan = Plan {
+                specs: &specs,
+                window,
+                after: None,
+                boost: 2.0,
+                track_max_score: true,
+                mapping: &mapping,
+                prune: false,
+                count_up_to: up_to,
+                match_all: false,
+                constant,
+            };
+            let weight = q
+                .weight(EnableScoring::enabled_from_searcher(searcher))
+                .unwrap();
+            let top = collect(&plan, searcher, weight.as_ref(), 0).unwrap();
+            let mut hits: Vec<_> = top
+                .candidates
+                .iter()
+                .map(|c| (c.seq, c.doc, c.score))
+                .collect();
+            hits.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+            hits.truncate(window);
+            (hits, top.count, top.max_score)
+        }
+
+        fn check(searcher: &Searcher, q: &dyn Query) {
+            for window in [1, 10, 100, 3000] {
+                let (want, total, max) = run(searcher, q, window, Some(u64::MAX), false);
+                for up_to in [None, Some(0), Some(10), Some(1000), Some(u64::MAX)] {
+                    let (hits, count, got_max) = run(searcher, q, window, up_to, true);
+                    assert_eq!(hits, want, "{q:?} window {window} up to {up_to:?}");
+                    assert_eq!(got_max, max, "{q:?}");
+                    match up_to {
+                        None => assert_eq!(count, 0),
+                        Some(u) if total <= u => assert_eq!(count, total, "{q:?}"),
+                        Some(u) => assert!(count > u, "{q:?}: {count} <= {u}"),
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn constant_top_k_equals_exhaustive() {
+            for seed in [11, 2024, 31337] {
+                let s = index(seed);
+                let k = s.schema().get_field("k").unwrap();
+                let n = s.schema().get_field("n").unwrap();
+                let queries: Vec<Q> = vec![
+                    Box::new(ConstantQuery::new(
+                        Box::new(TermSetQuery::new([
+                            Term::from_field_text(k, "v1"),
+                            Term::from_field_text(k, "v3"),
+                        ])),
+                        1.5,
+                    )),
+                    Box::new(ConstantQuery::new(
+                        Box::new(RangeQuery::new(
+                            std::ops::Bound::Included(Term::from_field_i64(n, 100)),
+                            std::ops::Bound::Excluded(Term::from_field_i64(n, 400)),
+                        )),
+                        1.0,
+                    )),
+                    Box::new(ConstantQuery::new(
+                        Box::new(ColumnExistsQuery::new("k".into())),
+                        1.0,
+                    )),
+                    Box::new(ConstantQuery::new(Box::new(AllQuery), 0.5)),
+                    Box::new(ConstantQuery::new(
+                        Box::new(TermSetQuery::new([Term::from_field_text(k, "none")])),
+                        1.0,
+                    )),
+                ];
+                for q in &queries {
+                    check(&s, q.as_ref());
+                }
+            }
+        }
+
+        /// A query sorted on `n` through the column scan (`prune`: counted apart) and through
+        /// the ordinary pass.
+        #[test]
+        fn column_scan_of_a_query_equals_the_ordinary_pass() {
+            let mapping =
+                Mapping::parse(&serde_json::json!({"properties": {"n": {"type": "long"}}}))
+                    .unwrap();
+            for seed in [8, 808] {
+                let s = index(seed);
+                let k = s.schema().get_field("k").unwrap();
+                let queries: Vec<Q> = vec![
+                    Box::new(crate::query::lucene_term::LuceneTermQuery::new(
+                        Term::from_field_text(k, "v2"),
+                    )),
+                    Box::new(TermSetQuery::new([
+                        Term::from_field_text(k, "v0"),
+                        Term::from_field_text(k, "v4"),
+                    ])),
+                ];
+                for q in &queries {
+                    let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
+                    for ascending in [true, false] {
+                        let specs = [SortSpec {
+                            field: SortField::Field("n".into()),
+                            ascending,
+                            missing: Missing::Last,
+                            mode: None,
+                        }];
+                        for window in [1, 10, 500] {
+                            let run = |prune: bool| {
+                                let plan = Plan {
+                                    specs: &specs,
+                                    window,
+                                    after: None,
+                                    boost: 1.0,
+                                    track_max_score: false,
+                                    mapping: &mapping,
+                                    prune,
+                                    count_up_to: Some(u64::MAX),
+                                    match_all: false,
+                                    constant: false,
+                                };
+                                let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
+                                let mut c = top.candidates;
+                                c.sort_by(|a, b| a.sort.k0.cmp(&b.sort.k0).then(a.seq.cmp(&b.seq)));
+                                c.truncate(window);
+                                let hits: Vec<_> =
+                                    c.iter().map(|c| (c.sort.k0, c.seq, c.doc)).collect();
+                                (hits, top.count)
+                            };
+                            assert_eq!(run(true), run(false), "{q:?} {ascending} {window}");
+                        }
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn other_scorers_take_the_ordinary_pass() {
+            let s = index(5);
+            let k = s.schema().get_field("k").unwrap();
+            let q = TermSetQuery::new([Term::from_field_text(k, "v2")]);
+            let (want, total, _) = run(&s, &q, 10, Some(u64::MAX), false);
+            let (hits, count, _) = run(&s, &q, 10, Some(u64::MAX), true);
+            assert_eq!((hits, count), (want, total));
+        }
+    }
 
     #[test]
     fn keys_order_like_values() {
