@@ -242,6 +242,7 @@ impl Weight for MinShouldMatchWeight {
             return Ok(Box::new(EmptyScorer));
         }
         let mut s = MinShouldMatchScorer {
+            positions: Vec::with_capacity(scorers.len()),
             scorers,
             minimum: self.minimum,
             scoring: self.scoring,
@@ -266,6 +267,8 @@ impl Weight for MinShouldMatchWeight {
 
 struct MinShouldMatchScorer {
     scorers: Vec<Box<dyn Scorer>>,
+    /// Scratch: the clauses' positions, sorted.
+    positions: Vec<DocId>,
     minimum: usize,
     scoring: bool,
     doc: DocId,
@@ -274,32 +277,37 @@ struct MinShouldMatchScorer {
 
 impl MinShouldMatchScorer {
     /// From the clauses' current positions to the first doc at least `minimum` of them are on.
+    /// No doc before the `minimum`-th smallest position can have enough clauses, so the clauses
+    /// behind it seek there (a leapfrog when every clause is required).
     fn settle(&mut self) -> DocId {
         loop {
-            let doc = self
-                .scorers
-                .iter()
-                .map(|s| s.doc())
-                .min()
-                .unwrap_or(TERMINATED);
-            if doc == TERMINATED {
+            self.positions.clear();
+            self.positions.extend(self.scorers.iter().map(|s| s.doc()));
+            self.positions.sort_unstable();
+            let target = self.positions[self.minimum - 1];
+            if target == TERMINATED {
                 self.doc = TERMINATED;
                 return TERMINATED;
             }
-            let on = self.scorers.iter().filter(|s| s.doc() == doc).count();
+            let mut on = 0;
+            for s in self.scorers.iter_mut() {
+                if s.doc() < target {
+                    s.seek(target);
+                }
+                if s.doc() == target {
+                    on += 1;
+                }
+            }
             if on >= self.minimum {
-                self.doc = doc;
+                self.doc = target;
                 if self.scoring {
                     let mut sum = 0f64;
-                    for s in self.scorers.iter_mut().filter(|s| s.doc() == doc) {
+                    for s in self.scorers.iter_mut().filter(|s| s.doc() == target) {
                         sum += s.score() as f64;
                     }
                     self.score = sum as f32;
                 }
-                return doc;
-            }
-            for s in self.scorers.iter_mut().filter(|s| s.doc() == doc) {
-                s.advance();
+                return target;
             }
         }
     }
@@ -521,5 +529,17 @@ mod tests {
                 .unwrap();
         }
         assert!(checked > 300);
+        // Every doc with three of the clauses, none missed by the seeks.
+        let mut expected = 0;
+        for r in searcher.segment_readers() {
+            for doc in 0..r.max_doc() {
+                let on = clauses
+                    .iter()
+                    .filter(|c| c.scorer(r, 1.0).unwrap().seek(doc) == doc)
+                    .count();
+                expected += (on >= 3) as usize;
+            }
+        }
+        assert_eq!(checked, expected);
     }
 }
