@@ -282,6 +282,31 @@ impl Weight for ColumnExistsWeight {
     }
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        if reader.alive_bitset().is_none() {
+            let mut indexes = Vec::new();
+            for handle in reader.fast_fields().dynamic_column_handles(&self.field)? {
+                let column = handle.open()?;
+                if !matches!(column.column_index(), ColumnIndex::Empty { .. }) {
+                    indexes.push(column.column_index().clone());
+                }
+            }
+            // One column's index knows how many docs it holds values for.
+            match indexes.as_slice() {
+                [] => return Ok(0),
+                [ColumnIndex::Full] => return Ok(reader.max_doc()),
+                [ColumnIndex::Optional(o)] => return Ok(o.num_non_nulls()),
+                [ColumnIndex::Multivalued(m)] => {
+                    // The current layout keeps one start offset per doc with values (plus
+                    // the end); the first kept one per doc. Told apart by the counts
+                    // differing; when they agree either way, the docs are walked.
+                    let with_values = m.get_start_index_column().num_vals().saturating_sub(1);
+                    if with_values != m.num_docs() {
+                        return Ok(with_values);
+                    }
+                }
+                _ => {}
+            }
+        }
         let docs = self.docs(reader)?;
         Ok(match reader.alive_bitset() {
             None => docs.len,
@@ -412,6 +437,7 @@ impl Query for KeywordPrefixQuery {
             name: self.name.clone(),
             prefix: self.prefix.clone(),
             fallback: self.fallback.weight(scoring)?,
+            last: parking_lot::Mutex::new(None),
         }))
     }
 
@@ -424,6 +450,8 @@ struct KeywordPrefixWeight {
     name: String,
     prefix: String,
     fallback: Box<dyn Weight>,
+    /// The last segment's column match set: top-k counts a segment, then walks it.
+    last: parking_lot::Mutex<Option<(tantivy::index::SegmentId, Option<Vec<u64>>)>>,
 }
 
 /// A term's postings cost about this many ordinal reads of the column scan.
@@ -433,8 +461,19 @@ impl KeywordPrefixWeight {
     /// The docs whose ordinals fall in the prefix's range, when that range is wide enough for
     /// the column scan to beat the terms' postings.
     fn by_column(&self, reader: &SegmentReader) -> tantivy::Result<Option<BitDocs>> {
+        if let Some((id, words)) = self.last.lock().as_ref() {
+            if *id == reader.segment_id() {
+                return Ok(words.clone().map(BitDocs::new));
+            }
+        }
+        let words = self.column_words(reader)?;
+        *self.last.lock() = Some((reader.segment_id(), words.clone()));
+        Ok(words.map(BitDocs::new))
+    }
+
+    fn column_words(&self, reader: &SegmentReader) -> tantivy::Result<Option<Vec<u64>>> {
         let Some(col) = reader.fast_fields().str(&self.name)? else {
-            return Ok(Some(BitDocs::new(Vec::new())));
+            return Ok(Some(Vec::new()));
         };
         let dict = col.dictionary();
         let ord = |key: &[u8]| -> tantivy::Result<u64> {
@@ -449,7 +488,7 @@ impl KeywordPrefixWeight {
             None => dict.num_terms() as u64,
         };
         if lo >= hi {
-            return Ok(Some(BitDocs::new(Vec::new())));
+            return Ok(Some(Vec::new()));
         }
         if (hi - lo) * POSTINGS_PER_TERM < reader.max_doc() as u64 {
             return Ok(None);
@@ -465,7 +504,7 @@ impl KeywordPrefixWeight {
         for d in ids {
             words[(d / 64) as usize] |= 1 << (d % 64);
         }
-        Ok(Some(BitDocs::new(words)))
+        Ok(Some(words))
     }
 }
 
@@ -763,6 +802,10 @@ mod tests {
     /// Segments of docs with 0–3 keyword values (`multi`), 0–1 (`single`) and a sometimes
     /// missing number, some docs deleted.
     fn index(seed: u64) -> Searcher {
+        index_with(seed, 300)
+    }
+
+    fn index_with(seed: u64, deletes: u64) -> Searcher {
         let mut sb = Schema::builder();
         let id = sb.add_text_field("id", STRING);
         let multi = sb.add_text_field("multi", STRING | FAST);
@@ -795,7 +838,7 @@ mod tests {
             }
             w.commit().unwrap();
         }
-        for _ in 0..300 {
+        for _ in 0..deletes {
             w.delete_term(Term::from_field_text(id, &rng.below(n).to_string()));
         }
         w.commit().unwrap();
@@ -824,8 +867,8 @@ mod tests {
 
     #[test]
     fn column_exists_matches_exists_query() {
-        for seed in [3, 77, 4242] {
-            let s = index(seed);
+        for (seed, deletes) in [(3, 300), (77, 0), (4242, 300), (5, 0)] {
+            let s = index_with(seed, deletes);
             for field in ["multi", "single", "num"] {
                 let want = docs(&s, &ExistsQuery::new(field.to_string(), false));
                 let got = docs(&s, &ColumnExistsQuery::new(field.to_string()));
