@@ -7,6 +7,7 @@ use crate::index::mapping::Mapping;
 use crate::index::settings::{Durability, IndexSettings};
 use crate::metadata::index_name::validate_index_name;
 use crate::metadata::target::{self, IndicesOptions};
+use crate::util::worker_pool::WorkerPool;
 use crate::util::{fs::atomic_write, ids};
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
@@ -54,20 +55,32 @@ pub struct Node {
     indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
     /// Serializes index creation and deletion (and alias changes across indices).
     admin_lock: Mutex<()>,
-    write_pool: rayon::ThreadPool,
-    search_pool: rayon::ThreadPool,
+    write_pool: WorkerPool,
+    search_pool: WorkerPool,
     stop: Arc<AtomicBool>,
     background: Mutex<Option<JoinHandle<()>>>,
 }
 
+/// How long an idle search thread polls for the next request before it parks. Waking a parked
+/// thread costs 0.1–0.5 ms on an idle VM (the vCPU itself sleeps): measured over HTTP with one
+/// connection, `_count` p50 was 0.37–0.65 ms with no polling, 0.11–0.12 ms polling 200 µs (and
+/// no better at 1 ms), 0.23–0.36 ms polling 50 µs.
+const SEARCH_POLL: Duration = Duration::from_micros(200);
+
 impl Node {
     /// Opens the node on a thread of engine priority, so the index writers it starts (and their
-    /// indexing and merge threads) never preempt the caller's request thread.
+    /// indexing and merge threads) never preempt the caller's request thread. The search
+    /// threads start here, on the caller's thread: threads inherit their creator's priority,
+    /// and an unprivileged process cannot raise a lowered thread back.
     pub fn open(config: NodeConfig) -> Result<Arc<Node>> {
-        crate::util::priority::run_lowered(move || Node::open_here(config))
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        let search_pool = WorkerPool::new("search", cores, SEARCH_POLL, || {})?;
+        crate::util::priority::run_lowered(move || Node::open_here(config, search_pool))
     }
 
-    fn open_here(config: NodeConfig) -> Result<Arc<Node>> {
+    fn open_here(config: NodeConfig, search_pool: WorkerPool) -> Result<Arc<Node>> {
         let data = &config.data_path;
         std::fs::create_dir_all(data.join("indices"))?;
         let id_path = data.join("_state").join("node.json");
@@ -100,18 +113,6 @@ impl Node {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
-        let pool = |name: &'static str, n: usize, lowered: bool| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .thread_name(move |i| format!("quarry-{name}-{i}"))
-                .start_handler(move |_| {
-                    if lowered {
-                        crate::util::priority::lower_current_thread()
-                    }
-                })
-                .build()
-                .map_err(|e| Error::internal(e.to_string()))
-        };
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id,
@@ -120,8 +121,13 @@ impl Node {
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),
             // Writes block on fsync; more threads than cores keep the disk busy.
-            write_pool: pool("write", cores.max(2) * 2, true)?,
-            search_pool: pool("search", cores.max(1), false)?,
+            write_pool: WorkerPool::new(
+                "write",
+                cores.max(2) * 2,
+                Duration::ZERO,
+                crate::util::priority::lower_current_thread,
+            )?,
+            search_pool,
             stop: Arc::new(AtomicBool::new(false)),
             background: Mutex::new(None),
             config,
@@ -195,11 +201,11 @@ impl Node {
         }
     }
 
-    pub fn write_pool(&self) -> &rayon::ThreadPool {
+    pub fn write_pool(&self) -> &WorkerPool {
         &self.write_pool
     }
 
-    pub fn search_pool(&self) -> &rayon::ThreadPool {
+    pub fn search_pool(&self) -> &WorkerPool {
         &self.search_pool
     }
 

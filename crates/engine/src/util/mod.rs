@@ -7,3 +7,4 @@ pub mod murmur3;
 pub mod priority;
 pub mod time_zone;
 pub mod units;
+pub mod worker_pool;
