@@ -650,24 +650,7 @@ mod tests {
     use tantivy::schema::{Schema, STRING, TEXT};
     use tantivy::{doc, Index, IndexWriter, Searcher};
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        /// Skewed towards small numbers, as word frequencies are.
-        fn skewed(&mut self, n: u64) -> u64 {
-            let a = self.below(n);
-            self.below(a + 1)
-        }
-    }
+    use crate::util::test_support::{exhaustive, Rng};
 
     /// Several segments of random text in two fields, some docs deleted.
     fn index(seed: u64) -> (Index, Searcher) {
@@ -708,25 +691,6 @@ mod tests {
     fn term(searcher: &Searcher, field: &str, word: &str) -> Box<dyn Query> {
         let f = searcher.schema().get_field(field).unwrap();
         Box::new(LuceneTermQuery::new(Term::from_field_text(f, word)))
-    }
-
-    /// The top `k` by score, then segment and doc, of every alive match.
-    fn exhaustive(searcher: &Searcher, q: &dyn Query, k: usize) -> Vec<(f32, u32, u32)> {
-        let w = q
-            .weight(EnableScoring::enabled_from_searcher(searcher))
-            .unwrap();
-        let mut all = Vec::new();
-        for (s, r) in searcher.segment_readers().iter().enumerate() {
-            w.for_each(r, &mut |d, score| {
-                if r.alive_bitset().is_none_or(|a| a.is_alive(d)) {
-                    all.push((score, s as u32, d));
-                }
-            })
-            .unwrap();
-        }
-        all.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-        all.truncate(k);
-        all
     }
 
     /// The same through `for_each_pruning`, the threshold raised as a collector would once
@@ -770,7 +734,7 @@ mod tests {
             assert_eq!(w.count(r).unwrap(), alive, "{q:?}");
         }
         for (k, limit) in [(1, 0), (10, 0), (10, 100), (50, 0), (10, u64::MAX)] {
-            let want = exhaustive(searcher, q, k);
+            let want = exhaustive(searcher, q, k).0;
             assert!(!want.is_empty(), "{q:?} matches nothing");
             assert_eq!(
                 pruned(searcher, q, k, limit),

@@ -788,16 +788,7 @@ mod tests {
     use tantivy::schema::{Schema, FAST, STRING};
     use tantivy::{Index, IndexWriter, Searcher, TantivyDocument};
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::util::test_support::Rng;
 
     /// Segments of docs with 0–3 keyword values (`multi`), 0–1 (`single`) and a sometimes
     /// missing number, some docs deleted.

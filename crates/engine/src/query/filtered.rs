@@ -260,20 +260,7 @@ mod tests {
     use tantivy::schema::{Schema, FAST, INDEXED, STRING, TEXT};
     use tantivy::{doc, Index, IndexWriter, Searcher};
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-        fn skewed(&mut self, n: u64) -> u64 {
-            let a = self.below(n);
-            self.below(a + 1)
-        }
-    }
+    use crate::util::test_support::{exhaustive, Hits, Rng};
 
     /// Segments of random text, a keyword and a number, some docs deleted.
     fn index(seed: u64) -> Searcher {
@@ -306,28 +293,6 @@ mod tests {
         }
         w.commit().unwrap();
         index.reader().unwrap().searcher()
-    }
-
-    type Hits = Vec<(f32, u32, u32)>;
-
-    /// The top `k` of every alive match by score, then segment and doc; and the count.
-    fn exhaustive(searcher: &Searcher, q: &dyn Query, k: usize) -> (Hits, u32) {
-        let w = q
-            .weight(EnableScoring::enabled_from_searcher(searcher))
-            .unwrap();
-        let mut all = Vec::new();
-        for (s, r) in searcher.segment_readers().iter().enumerate() {
-            w.for_each(r, &mut |d, score| {
-                if r.alive_bitset().is_none_or(|a| a.is_alive(d)) {
-                    all.push((score, s as u32, d));
-                }
-            })
-            .unwrap();
-        }
-        let count = all.len() as u32;
-        all.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-        all.truncate(k);
-        (all, count)
     }
 
     /// The same through `count` and `for_each_pruning`, the threshold raised as top-k does.

@@ -1190,16 +1190,7 @@ mod tests {
         use tantivy::schema::{Schema, FAST, INDEXED, STRING};
         use tantivy::{Index, IndexWriter, Searcher, TantivyDocument, Term};
 
-        struct Rng(u64);
-
-        impl Rng {
-            fn below(&mut self, n: u64) -> u64 {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                self.0 % n
-            }
-        }
+        use crate::util::test_support::Rng;
 
         /// Segments whose `_seq_no`s interleave (as concurrent bulks leave them) and run
         /// backwards in places (as merges of such segments do), some docs deleted, one segment

@@ -5,6 +5,8 @@ pub mod json_syntax;
 pub mod memory;
 pub mod murmur3;
 pub mod priority;
+#[cfg(test)]
+pub mod test_support;
 pub mod time_zone;
 pub mod units;
 pub mod worker_pool;
