@@ -27,6 +27,8 @@ use tantivy::{DateTime, DocAddress, DocId, SegmentReader};
 
 const PRESENT: u128 = 1 << 96;
 const MISSING_LAST: u128 = 2 << 96;
+/// The column scan of a sorted query runs where at least 1 doc in this many matches.
+const SCAN_MIN_DENSITY: u64 = 8;
 const MISSING_FIRST: u128 = 0;
 const PAYLOAD: u128 = (1 << 96) - 1;
 
@@ -972,7 +974,7 @@ pub(super) fn collect(
         // number, missing values last: the column is scanned for the values that can still
         // enter the page (Lucene skips with the points instead), and only those docs are asked
         // whether they match; the count is the segment's alive docs, or the weight's count.
-        let scan = match (
+        let mut scan = match (
             &readers[..],
             (plan.match_all || plan.prune) && window > 0 && plan.after.is_none(),
         ) {
@@ -989,9 +991,15 @@ pub(super) fn collect(
         if scan.is_some() {
             if plan.match_all {
                 out.count += reader.num_docs() as u64;
-            } else if let Some(up_to) = plan.count_up_to {
-                if out.count <= up_to {
-                    out.count += weight.count(reader)? as u64;
+            } else {
+                // Asking column docs whether they match pays only where most docs do: for a
+                // sparse query every doc ahead of the bar is a failed seek, and walking the
+                // matches themselves is cheaper (npm `parser` by downloads: 1.08 vs 0.18 ms).
+                let matches = weight.count(reader)? as u64;
+                if matches * SCAN_MIN_DENSITY < reader.num_docs() as u64 {
+                    scan = None;
+                } else if plan.count_up_to.is_some_and(|up_to| out.count <= up_to) {
+                    out.count += matches;
                 }
             }
         }
