@@ -970,15 +970,18 @@ pub(super) fn collect(
                 }
             }
         }
-        // `match_all`, or a query that counts apart (`plan.prune`), sorted on one single-valued
-        // number, missing values last: the column is scanned for the values that can still
-        // enter the page (Lucene skips with the points instead), and only those docs are asked
-        // whether they match; the count is the segment's alive docs, or the weight's count.
+        // `match_all`, or a query that counts apart (`plan.prune`), sorted first on a
+        // single-valued number, missing values last: the column is scanned for the values that
+        // can still enter the page (Lucene skips with the points instead), and only those docs
+        // are asked whether they match; the count is the segment's alive docs, or the weight's
+        // count. Later sort levels and `search_after` are judged per doc, as in the ordinary
+        // pass; the scan's range only leaves out docs whose first value puts them past the bar
+        // or before the `search_after` values.
         let mut scan = match (
-            &readers[..],
-            (plan.match_all || plan.prune) && window > 0 && plan.after.is_none(),
+            readers.first(),
+            (plan.match_all || plan.prune) && window > 0,
         ) {
-            ([r], true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
+            (Some(r), true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
                 match &r.source {
                     Source::Num {
                         col, multi: false, ..
@@ -1086,10 +1089,12 @@ pub(super) fn collect(
         };
         if let Some((col, ascending)) = scan {
             use tantivy::{DocSet, TERMINATED};
+            let after_first = after.as_ref().and_then(|a| a.first().copied());
             let mut scorer = weight.scorer(reader, 1.0)?;
             // The match_all score, as its scorer gives it.
             let all_score = plan.match_all.then(|| scorer.score());
-            const CHUNK: u32 = 4096;
+            // Small in tests, so their small segments take several chunks and the bar's range.
+            const CHUNK: u32 = if cfg!(test) { 64 } else { 4096 };
             let mut ids = Vec::with_capacity(CHUNK as usize);
             let mut start = 0;
             while start < reader.max_doc() {
@@ -1117,11 +1122,21 @@ pub(super) fn collect(
                     }
                     (Some(k), _) => {
                         let payload = k & PAYLOAD;
-                        let (lo, hi) = if ascending {
+                        let (mut lo, mut hi) = if ascending {
                             (0, payload as u64)
                         } else {
                             ((PAYLOAD - payload) as u64, u64::MAX)
                         };
+                        // Nor can values before the `search_after` ones (equal ones are
+                        // judged on the later levels).
+                        if let Some(a) = after_first.filter(|a| a >> 96 == PRESENT >> 96) {
+                            let a = a & PAYLOAD;
+                            if ascending {
+                                lo = lo.max(a as u64);
+                            } else {
+                                hi = hi.min((PAYLOAD - a) as u64);
+                            }
+                        }
                         // Within the column's bounds: a column read through a monotonic
                         // mapping wraps values past them.
                         let (lo, hi) = (lo.max(col.min_value()), hi.min(col.max_value()));
@@ -1375,12 +1390,20 @@ mod tests {
                             missing: Missing::Last,
                             mode: None,
                         }];
-                        for window in [1, 10, 500] {
+                        let afters = [
+                            None,
+                            Some(vec![serde_json::json!(300)]),
+                            Some(vec![serde_json::json!(700)]),
+                        ];
+                        for (window, after) in [1, 10, 500]
+                            .into_iter()
+                            .flat_map(|w| afters.iter().map(move |a| (w, a)))
+                        {
                             let run = |prune: bool| {
                                 let plan = Plan {
                                     specs: &specs,
                                     window,
-                                    after: None,
+                                    after: after.as_deref(),
                                     boost: 1.0,
                                     track_max_score: false,
                                     mapping: &mapping,
@@ -1397,7 +1420,11 @@ mod tests {
                                     c.iter().map(|c| (c.sort.k0, c.seq, c.doc)).collect();
                                 (hits, top.count)
                             };
-                            assert_eq!(run(true), run(false), "{q:?} {ascending} {window}");
+                            assert_eq!(
+                                run(true),
+                                run(false),
+                                "{q:?} {ascending} {window} {after:?}"
+                            );
                         }
                     }
                 }
