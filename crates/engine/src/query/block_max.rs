@@ -385,10 +385,6 @@ impl Tree {
     }
 }
 
-/// tantivy's `for_each_pruning` for a pruning tree: `callback` sees every doc scoring above
-/// the threshold it returns. While that threshold is minus infinity (the collector is still
-/// counting), docs come from `exhaustive`, the weight's ordinary scorer; from the first finite
-/// threshold on, from the pruned walk.
 /// Every document of `scorer` scoring above the threshold, which the callback raises: the
 /// top-k pass of a query with no pruning tree.
 pub(crate) fn for_each_above(
@@ -407,14 +403,23 @@ pub(crate) fn for_each_above(
     Ok(())
 }
 
+/// tantivy's `for_each_pruning` for a pruning tree: `callback` sees every doc scoring above
+/// the threshold it returns. While that threshold is minus infinity (the collector is still
+/// counting), docs come from `exhaustive`, the weight's ordinary scorer; from the first finite
+/// threshold on, from the pruned walk. Without a tree, every doc of `exhaustive` is judged.
 pub(crate) fn for_each_pruning(
-    node: &PruneNode,
+    node: Option<&PruneNode>,
     exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,
     reader: &SegmentReader,
     threshold: Score,
     callback: &mut dyn FnMut(DocId, Score) -> Score,
 ) -> tantivy::Result<()> {
-    for_each_pruning_gated(node, exhaustive, reader, threshold, callback, |_| true)
+    match node {
+        Some(node) => {
+            for_each_pruning_gated(node, exhaustive, reader, threshold, callback, |_| true)
+        }
+        None => for_each_above(exhaustive()?, threshold, callback),
+    }
 }
 
 /// [`for_each_pruning`] where a doc of the pruned walk is reported only if `gate` admits it

@@ -417,17 +417,15 @@ impl<C: ScoreCombiner + Sync> Weight for Wrapped<C> {
         reader: &SegmentReader,
         callback: &mut dyn FnMut(DocId, Score) -> Score,
     ) -> tantivy::Result<()> {
-        match &self.prune {
-            Some(node) => block_max::for_each_pruning(
-                node,
-                || self.inner.scorer(reader, 1.0),
-                reader,
-                threshold,
-                callback,
-            ),
-            // Not tantivy's boolean pruning (see above): every doc, filtered by the threshold.
-            None => block_max::for_each_above(self.inner.scorer(reader, 1.0)?, threshold, callback),
-        }
+        // Without a tree, not tantivy's boolean pruning (see above): every doc, filtered by the
+        // threshold.
+        block_max::for_each_pruning(
+            self.prune.as_ref(),
+            || self.inner.scorer(reader, 1.0),
+            reader,
+            threshold,
+            callback,
+        )
     }
 }
 

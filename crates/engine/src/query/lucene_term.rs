@@ -432,7 +432,7 @@ impl Weight for LuceneTermWeight {
         callback: &mut dyn FnMut(DocId, Score) -> Score,
     ) -> tantivy::Result<()> {
         super::block_max::for_each_pruning(
-            &super::block_max::PruneNode::Term(self.clone()),
+            Some(&super::block_max::PruneNode::Term(self.clone())),
             || self.scorer(reader, 1.0),
             reader,
             threshold,

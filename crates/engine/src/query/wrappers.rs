@@ -197,11 +197,8 @@ impl Weight for BoostedWeight {
         reader: &SegmentReader,
         callback: &mut dyn FnMut(DocId, Score) -> Score,
     ) -> tantivy::Result<()> {
-        let Some(node) = &self.prune else {
-            return block_max::for_each_above(self.scorer(reader, 1.0)?, threshold, callback);
-        };
         block_max::for_each_pruning(
-            node,
+            self.prune.as_ref(),
             || self.scorer(reader, 1.0),
             reader,
             threshold,
