@@ -18,6 +18,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+// The allocator the binding (the server) runs with, and its release after commits
+// (crates/node/src/allocator.rs).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[allow(unsafe_code)]
+fn mimalloc_collect() {
+    // SAFETY: mi_collect only walks mimalloc's own structures and may run on any thread.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 struct Args {
     corpus_dir: PathBuf,
     corpus: String,
@@ -142,6 +153,19 @@ fn cpu_seconds(which: &str) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// Resident set size in MB (`VmRSS`; the corpus's bodies, held by the bench, included). Linux
+/// only; NaN elsewhere.
+fn rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -152,6 +176,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn main() {
     let a = parse_args();
+    quarry_engine::util::memory::set_release(mimalloc_collect);
     let t_load = Instant::now();
     let corpus = Arc::new(load(&a));
     let load_ms = t_load.elapsed().as_secs_f64() * 1e3;
@@ -246,6 +271,10 @@ fn main() {
         .expect("refresh");
         let refresh_ms = t_refresh.elapsed().as_secs_f64() * 1e3;
         let cpu_incl_refresh_s = cpu_seconds("self") - cpu_start;
+        let rss_after_mb = rss_mb();
+        // What stays resident once the node has been idle a while (freed buffers handed back).
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        let rss_idle_mb = rss_mb();
         let total_s = start.elapsed().as_secs_f64();
         let count = execute(
             &node,
@@ -286,12 +315,14 @@ fn main() {
             "bulk_ms_max": sorted.last().copied().unwrap_or(0.0),
             "failed_bulks": errors.load(Ordering::Relaxed),
             "index_bytes": disk,
+            "rss_mb_after_refresh": rss_after_mb,
+            "rss_mb_idle": rss_idle_mb,
         });
         if a.json {
             println!("{out}");
         } else {
             println!(
-                "engine {} round {round}: {} docs in {:.2}s = {:.0} docs/s, {:.1} MB/s, CPU {:.2}s = {:.1} us/doc ({:.1} in requests; {:.1} with the refresh) (refresh {:.0} ms, count {count}, failed bulks {})",
+                "engine {} round {round}: {} docs in {:.2}s = {:.0} docs/s, {:.1} MB/s, CPU {:.2}s = {:.1} us/doc ({:.1} in requests; {:.1} with the refresh) (refresh {:.0} ms, count {count}, failed bulks {}, RSS {:.0} MB after the refresh, {:.0} MB 2 s later)",
                 a.corpus,
                 corpus.docs,
                 bulk_s,
@@ -302,7 +333,9 @@ fn main() {
                 client_cpu_s * 1e6 / corpus.docs as f64,
                 cpu_incl_refresh_s * 1e6 / corpus.docs as f64,
                 refresh_ms,
-                errors.load(Ordering::Relaxed)
+                errors.load(Ordering::Relaxed),
+                rss_after_mb,
+                rss_idle_mb
             );
         }
         node.close().expect("close node");

@@ -2,8 +2,20 @@
 //! free in per-thread arenas: after a bulk ingest some hundreds of MB of segment-writer buffers
 //! stay resident although nothing uses them. `malloc_trim` returns those pages; it walks every
 //! arena under its lock, so it runs on the scheduler thread after writes settle, not per request.
+//! A program that installs another global allocator (the binding runs on mimalloc) names that
+//! allocator's release with [`set_release`]: the engine itself picks no allocator.
 
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::OnceLock;
+
+/// The global allocator's own way of handing free pages back, when it is not glibc's malloc.
+static RELEASE: OnceLock<fn()> = OnceLock::new();
+
+/// Names how the program's global allocator returns free memory to the system; set once, at
+/// start-up, by the program that chose the allocator. Without it, glibc's `malloc_trim` runs.
+pub fn set_release(release: fn()) {
+    let _ = RELEASE.set(release);
+}
 
 /// When memory was last released (epoch millis).
 static LAST_RELEASE_MS: AtomicI64 = AtomicI64::new(0);
@@ -20,13 +32,16 @@ pub fn release_after_commit(last_commit_ms: i64, now_ms: i64) -> bool {
         return false;
     }
     LAST_RELEASE_MS.store(now_ms, Ordering::Relaxed);
-    release();
+    match RELEASE.get() {
+        Some(release) => release(),
+        None => trim_glibc(),
+    }
     true
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
-fn release() {
+fn trim_glibc() {
     // SAFETY: malloc_trim only touches the allocator's own bookkeeping.
     unsafe {
         libc::malloc_trim(0);
@@ -34,7 +49,7 @@ fn release() {
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn release() {}
+fn trim_glibc() {}
 
 #[cfg(test)]
 mod tests {
