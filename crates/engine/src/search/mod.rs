@@ -10,6 +10,8 @@ pub mod raw_source;
 pub mod request;
 pub mod sort;
 pub mod suggest;
+mod column_bounds;
+mod column_order;
 mod timeout;
 mod top_k;
 

@@ -13,6 +13,7 @@
 
 use super::sort::{compare, Missing, Mode, SortField, SortSpec, SortValue};
 use super::Candidate;
+use super::{column_bounds, column_order};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
@@ -34,6 +35,16 @@ const PAYLOAD: u128 = (1 << 96) - 1;
 
 fn present(raw: u128, ascending: bool) -> u128 {
     PRESENT | if ascending { raw } else { PAYLOAD - raw }
+}
+
+/// The column value a present key was built from.
+fn raw_of(key: u128, ascending: bool) -> u64 {
+    let payload = key & PAYLOAD;
+    (if ascending {
+        payload
+    } else {
+        PAYLOAD - payload
+    }) as u64
 }
 
 /// An f32 as a u32 ordered as `f32::total_cmp` orders floats.
@@ -982,10 +993,22 @@ pub(super) fn collect(
             (plan.match_all || plan.prune) && window > 0,
         ) {
             (Some(r), true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
-                match &r.source {
-                    Source::Num {
-                        col, multi: false, ..
-                    } => Some((col.clone(), r.ascending)),
+                match (&r.source, &levels[0]) {
+                    (
+                        Source::Num {
+                            col, multi: false, ..
+                        },
+                        Level {
+                            spec,
+                            kind: LevelKind::Num(ty, _),
+                        },
+                    ) => {
+                        let field = match &spec.field {
+                            SortField::Field(f) => f.as_str(),
+                            _ => "",
+                        };
+                        Some((col.clone(), r.ascending, field, column_type(*ty)))
+                    }
                     _ => None,
                 }
             }
@@ -1087,84 +1110,110 @@ pub(super) fn collect(
                 _ => f32::NEG_INFINITY,
             }
         };
-        if let Some((col, ascending)) = scan {
+        if let Some((col, ascending, field, ty)) = scan {
             use tantivy::{DocSet, TERMINATED};
+            // The first `search_after` value's class, and its raw value when present.
             let after_first = after.as_ref().and_then(|a| a.first().copied());
+            let after_raw = after_first
+                .filter(|a| a >> 96 == PRESENT >> 96)
+                .map(|a| raw_of(a, ascending));
+            // The bar's raw value when it is a present one: only values at or beyond it
+            // (ties may still win on `_seq_no`) can enter.
+            let bar_raw = || {
+                bar_key
+                    .get()
+                    .filter(|k| k >> 96 == PRESENT >> 96)
+                    .map(|k| raw_of(k, ascending))
+            };
             let mut scorer = weight.scorer(reader, 1.0)?;
-            // The match_all score, as its scorer gives it.
-            let all_score = plan.match_all.then(|| scorer.score());
-            // Small in tests, so their small segments take several chunks and the bar's range.
-            const CHUNK: u32 = if cfg!(test) { 64 } else { 4096 };
-            let mut ids = Vec::with_capacity(CHUNK as usize);
-            let mut start = 0;
-            while start < reader.max_doc() {
-                let end = (start + CHUNK).min(reader.max_doc());
-                // The bar's raw value when it is a present one: only values at or beyond it
-                // (ties may still win on `_seq_no`) can enter.
-                match (
-                    bar_key.get().filter(|k| k >> 96 == PRESENT >> 96),
-                    all_score,
-                ) {
-                    (None, Some(score)) => {
-                        for doc in start..end {
+            if plan.match_all {
+                // The match_all score, as its scorer gives it.
+                let score = scorer.score();
+                let order = column_order::value_order(reader, field, ty, &col);
+                // From the first value the `search_after` values let through, toward worse
+                // values, until one is past the bar. Missing last: a `search_after` past the
+                // present values leaves only the docs without one.
+                let past_present = after_first.is_some_and(|a| a >> 96 > PRESENT >> 96);
+                if !past_present {
+                    if ascending {
+                        let from = after_raw.map_or(0, |a| order.rank(&col, a, false));
+                        for i in from..order.len() {
+                            let doc = order.doc(i);
+                            if bar_raw().is_some_and(|b| column_order::value(&col, doc) > b) {
+                                break;
+                            }
+                            on_doc(doc, score);
+                        }
+                    } else {
+                        let to = after_raw.map_or(order.len(), |a| order.rank(&col, a, true));
+                        for i in (0..to).rev() {
+                            let doc = order.doc(i);
+                            if bar_raw().is_some_and(|b| column_order::value(&col, doc) < b) {
+                                break;
+                            }
                             on_doc(doc, score);
                         }
                     }
-                    (None, None) => {
-                        let mut doc = scorer.doc();
-                        if doc < start {
-                            doc = scorer.seek(start);
-                        }
-                        while doc < end {
-                            on_doc(doc, scorer.score());
-                            doc = scorer.advance();
-                        }
-                    }
-                    (Some(k), _) => {
-                        let payload = k & PAYLOAD;
-                        let (mut lo, mut hi) = if ascending {
-                            (0, payload as u64)
-                        } else {
-                            ((PAYLOAD - payload) as u64, u64::MAX)
-                        };
-                        // Nor can values before the `search_after` ones (equal ones are
-                        // judged on the later levels).
-                        if let Some(a) = after_first.filter(|a| a >> 96 == PRESENT >> 96) {
-                            let a = a & PAYLOAD;
-                            if ascending {
-                                lo = lo.max(a as u64);
-                            } else {
-                                hi = hi.min((PAYLOAD - a) as u64);
-                            }
-                        }
-                        // Within the column's bounds: a column read through a monotonic
-                        // mapping wraps values past them.
-                        let (lo, hi) = (lo.max(col.min_value()), hi.min(col.max_value()));
-                        ids.clear();
-                        if lo <= hi {
-                            col.get_docids_for_value_range(lo..=hi, start..end, &mut ids);
-                        }
-                        for &doc in &ids {
-                            match all_score {
-                                Some(score) => {
-                                    on_doc(doc, score);
-                                }
-                                None => {
-                                    if scorer.doc() < doc {
-                                        scorer.seek(doc);
-                                    }
-                                    if scorer.doc() == doc {
-                                        on_doc(doc, scorer.score());
-                                    }
-                                }
-                            }
+                }
+                // Docs without a value sort after every present one: they are wanted only
+                // while the page has room.
+                if order.len() < reader.max_doc() as usize && bar_raw().is_none() {
+                    for doc in 0..reader.max_doc() {
+                        if !col.index.has_value(doc) {
+                            on_doc(doc, score);
                         }
                     }
                 }
-                if all_score.is_none() && scorer.doc() == TERMINATED {
-                    break;
+            } else {
+                let bounds = column_bounds::bounds(reader, field, ty, &col);
+                let mut ids = Vec::with_capacity(column_bounds::RUN as usize);
+                for run in 0..bounds.runs() {
+                    let start = run as u32 * column_bounds::RUN;
+                    let end = (start + column_bounds::RUN).min(reader.max_doc());
+                    match bar_raw() {
+                        None => {
+                            let mut doc = scorer.doc();
+                            if doc < start {
+                                doc = scorer.seek(start);
+                            }
+                            while doc < end {
+                                on_doc(doc, scorer.score());
+                                doc = scorer.advance();
+                            }
+                        }
+                        Some(bar) => {
+                            let (mut lo, mut hi) =
+                                if ascending { (0, bar) } else { (bar, u64::MAX) };
+                            // Nor can values before the `search_after` ones (equal ones are
+                            // judged on the later levels).
+                            if let Some(a) = after_raw {
+                                if ascending {
+                                    lo = lo.max(a);
+                                } else {
+                                    hi = hi.min(a);
+                                }
+                            }
+                            // Within the column's bounds: a column read through a monotonic
+                            // mapping wraps values past them.
+                            let (lo, hi) = (lo.max(col.min_value()), hi.min(col.max_value()));
+                            ids.clear();
+                            if lo <= hi && bounds.meets(run, &(lo..=hi)) {
+                                col.get_docids_for_value_range(lo..=hi, start..end, &mut ids);
+                            }
+                            for &doc in &ids {
+                                if scorer.doc() < doc {
+                                    scorer.seek(doc);
+                                }
+                                if scorer.doc() == doc {
+                                    on_doc(doc, scorer.score());
+                                }
+                            }
+                        }
+                    }
+                    if scorer.doc() == TERMINATED {
+                        break;
+                    }
                 }
-                start = end;
             }
         } else if prune {
             weight.for_each_pruning(f32::NEG_INFINITY, reader, &mut on_doc)?;
@@ -1224,6 +1273,8 @@ mod tests {
             let id = sb.add_text_field("id", STRING);
             let k = sb.add_text_field("k", STRING | FAST);
             let n = sb.add_i64_field("n", FAST | INDEXED);
+            // Few values: pages decided by `_seq_no` among ties.
+            let t = sb.add_i64_field("t", FAST);
             let index = Index::create_in_ram(sb.build());
             let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
             w.set_merge_policy(Box::new(NoMergePolicy));
@@ -1256,7 +1307,10 @@ mod tests {
                     if segment != 2 && rng.below(4) > 0 {
                         d.add_text(k, format!("v{}", rng.below(5)));
                     }
-                    d.add_i64(n, rng.below(1000) as i64);
+                    if rng.below(20) > 0 {
+                        d.add_i64(n, rng.below(1000) as i64);
+                        d.add_i64(t, rng.below(4) as i64);
+                    }
                     w.add_document(d).unwrap();
                     at += 1;
                 }
@@ -1366,9 +1420,10 @@ mod tests {
         /// the ordinary pass.
         #[test]
         fn column_scan_of_a_query_equals_the_ordinary_pass() {
-            let mapping =
-                Mapping::parse(&serde_json::json!({"properties": {"n": {"type": "long"}}}))
-                    .unwrap();
+            let mapping = Mapping::parse(
+                &serde_json::json!({"properties": {"n": {"type": "long"}, "t": {"type": "long"}}}),
+            )
+            .unwrap();
             for seed in [8, 808] {
                 let s = index(seed);
                 let k = s.schema().get_field("k").unwrap();
@@ -1380,21 +1435,38 @@ mod tests {
                         Term::from_field_text(k, "v0"),
                         Term::from_field_text(k, "v4"),
                     ])),
+                    Box::new(AllQuery),
                 ];
-                for q in &queries {
+                for (qi, q) in queries.iter().enumerate() {
+                    let is_all = qi == queries.len() - 1;
                     let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
-                    for ascending in [true, false] {
-                        let specs = [SortSpec {
-                            field: SortField::Field("n".into()),
-                            ascending,
-                            missing: Missing::Last,
-                            mode: None,
-                        }];
-                        let afters = [
-                            None,
-                            Some(vec![serde_json::json!(300)]),
-                            Some(vec![serde_json::json!(700)]),
-                        ];
+                    // One level, or `t` then `n` (the page then ends inside a tie on `t`).
+                    for (fields, ascending) in [
+                        (&["n"][..], true),
+                        (&["n"], false),
+                        (&["t"], true),
+                        (&["t"], false),
+                        (&["t", "n"], true),
+                        (&["t", "n"], false),
+                    ] {
+                        let specs: Vec<SortSpec> = fields
+                            .iter()
+                            .enumerate()
+                            .map(|(i, f)| SortSpec {
+                                field: SortField::Field(f.to_string()),
+                                ascending: ascending == (i == 0),
+                                missing: Missing::Last,
+                                mode: None,
+                            })
+                            .collect();
+                        let after_of = |n: i64, t: i64| {
+                            let v: Vec<Value> = fields
+                                .iter()
+                                .map(|&f| serde_json::json!(if f == "n" { n } else { t }))
+                                .collect();
+                            Some(v)
+                        };
+                        let afters = [None, after_of(300, 1), after_of(700, 2)];
                         for (window, after) in [1, 10, 500]
                             .into_iter()
                             .flat_map(|w| afters.iter().map(move |a| (w, a)))
@@ -1407,9 +1479,9 @@ mod tests {
                                     boost: 1.0,
                                     track_max_score: false,
                                     mapping: &mapping,
-                                    prune,
+                                    prune: prune && !is_all,
                                     count_up_to: Some(u64::MAX),
-                                    match_all: false,
+                                    match_all: prune && is_all,
                                     constant: false,
                                 };
                                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
@@ -1423,7 +1495,7 @@ mod tests {
                             assert_eq!(
                                 run(true),
                                 run(false),
-                                "{q:?} {ascending} {window} {after:?}"
+                                "{q:?} {fields:?} {ascending} {window} {after:?}"
                             );
                         }
                     }
