@@ -2,6 +2,7 @@ pub mod date_format;
 pub mod doc_builder;
 pub mod document_parser;
 pub mod index_service;
+pub mod indexing_queue;
 pub mod mapping;
 pub mod schema;
 pub mod settings;

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::doc_builder::{stamp, DocBuilder};
+use crate::index::indexing_queue::{self, QueuedDoc};
 use crate::index::schema::{self, Fields};
 use crate::index::shard_stats::{add_elapsed, ShardStats, Snapshot};
 use crate::index::translog::{Operation, Record, Translog};
@@ -17,7 +18,7 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use tantivy::directory::{Directory, MmapDirectory, INDEX_WRITER_LOCK};
 use tantivy::index::SegmentId;
-use tantivy::indexer::{LogMergePolicy, MergePolicy, NoMergePolicy};
+use tantivy::indexer::{LogMergePolicy, MergePolicy, NoMergePolicy, UserOperation};
 use tantivy::schema::{Schema, Value as _};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentMeta, TantivyDocument, Term};
 
@@ -81,7 +82,9 @@ pub struct OpResult {
 
 struct Writer {
     index: Index,
-    writer: IndexWriter,
+    writer: IndexWriter<QueuedDoc>,
+    /// What `writer`'s indexing threads have yet to index, bounded (`indexing_queue`).
+    queue: Arc<indexing_queue::Queue>,
     fields: Arc<Fields>,
     translog: Translog,
     max_seq_no: i64,
@@ -293,7 +296,7 @@ impl Shard {
             .map(|n| n.get())
             .unwrap_or(1)
             .clamp(1, 4);
-        let writer: IndexWriter =
+        let writer: IndexWriter<QueuedDoc> =
             index.writer_with_num_threads(threads, threads * WRITER_MEMORY_PER_THREAD)?;
         // A crash mid-commit leaves files the last commit does not reference (e.g. `.del` files
         // of the same opstamp the replay is about to reach again); tantivy refuses to overwrite
@@ -309,6 +312,7 @@ impl Shard {
             Writer {
                 index: index.clone(),
                 writer,
+                queue: Arc::default(),
                 fields: builder.fields.clone(),
                 translog,
                 max_seq_no,
@@ -337,7 +341,7 @@ impl Shard {
                         let mut doc = parse(id, routing.as_deref(), source, &builder)?;
                         stamp(&fields, &mut doc, r.seq_no, r.version, r.primary_term);
                         w.writer.delete_term(Term::from_field_text(fields.id, id));
-                        w.writer.add_document(doc)?;
+                        w.writer.add_document(w.queue.enqueue(doc))?;
                     }
                     Operation::Delete { id } => {
                         w.writer.delete_term(Term::from_field_text(fields.id, id));
@@ -449,6 +453,8 @@ impl Shard {
         st.delete_current.fetch_add(deletes, Ordering::Relaxed);
         let (mut index_nanos, mut delete_nanos) = (0u64, 0u64);
         let (mut indexed, mut deleted, mut failed) = (0u64, 0u64, 0u64);
+        // Sent in batches (`indexing_queue`), in order, each with its own opstamp.
+        let mut to_tantivy = Vec::with_capacity(ops.len().min(indexing_queue::BATCH));
         for op in ops {
             let op_started = Instant::now();
             let (id, pre) = match &op {
@@ -487,11 +493,17 @@ impl Shard {
                     // Only an existing copy needs deleting: tantivy applies every delete term
                     // to every segment at commit, so skipping them keeps fresh ingest cheap.
                     if live.is_some() {
-                        w.writer
-                            .delete_term(Term::from_field_text(w.fields.id, &id));
+                        to_tantivy.push(UserOperation::Delete(Term::from_field_text(
+                            w.fields.id,
+                            &id,
+                        )));
                     }
                     stamp(&w.fields, &mut doc, seq_no, version, self.primary_term);
-                    w.writer.add_document(doc)?;
+                    to_tantivy.push(UserOperation::Add(w.queue.enqueue(doc)));
+                    if to_tantivy.len() >= indexing_queue::BATCH {
+                        w.queue.wait_for_room();
+                        w.writer.run(to_tantivy.drain(..))?;
+                    }
                     records.push(Record {
                         seq_no,
                         primary_term: self.primary_term,
@@ -525,8 +537,10 @@ impl Shard {
                 }
                 ShardOp::Delete { id, .. } => {
                     if live.is_some() {
-                        w.writer
-                            .delete_term(Term::from_field_text(w.fields.id, &id));
+                        to_tantivy.push(UserOperation::Delete(Term::from_field_text(
+                            w.fields.id,
+                            &id,
+                        )));
                     }
                     records.push(Record {
                         seq_no,
@@ -561,6 +575,10 @@ impl Shard {
                 }
             }
             w.max_seq_no = seq_no;
+        }
+        if !to_tantivy.is_empty() {
+            w.queue.wait_for_room();
+            w.writer.run(to_tantivy)?;
         }
         st.index_current.fetch_sub(indexes, Ordering::Relaxed);
         st.delete_current.fetch_sub(deletes, Ordering::Relaxed);
