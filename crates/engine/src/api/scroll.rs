@@ -7,7 +7,7 @@
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::node::Node;
-use crate::search::{self, SearchRequest, ShardTarget};
+use crate::search::{self, Cursor, SearchRequest, ShardTarget};
 use base64::Engine as _;
 use parking_lot::Mutex;
 use serde_json::{json, Value};
@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 struct Context {
     req: SearchRequest,
     targets: Vec<ShardTarget>,
-    /// Hits already returned.
-    offset: usize,
+    /// Per shard, the last hit returned from it.
+    cursors: Vec<Option<Cursor>>,
     keep_alive: Duration,
     expires: Instant,
     /// One id per shard, as OpenSearch numbers its shard contexts.
@@ -76,7 +76,12 @@ pub fn free_expired() {
 }
 
 /// Opens a context after a search's first page; returns its scroll id.
-pub fn open(req: SearchRequest, targets: Vec<ShardTarget>, keep_alive: Duration) -> String {
+pub fn open(
+    req: SearchRequest,
+    targets: Vec<ShardTarget>,
+    cursors: Vec<Option<Cursor>>,
+    keep_alive: Duration,
+) -> String {
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let shard_ids: Vec<u64> = targets
         .iter()
@@ -84,7 +89,7 @@ pub fn open(req: SearchRequest, targets: Vec<ShardTarget>, keep_alive: Duration)
         .collect();
     let scroll_id = encode(id, &shard_ids);
     let ctx = Context {
-        offset: req.from + req.size,
+        cursors,
         req,
         targets,
         keep_alive,
@@ -180,10 +185,9 @@ pub fn scroll(_node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         c.keep_alive = k;
     }
     let mut req = c.req.clone();
-    req.from = c.offset;
     req.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", req.rest_total_hits_as_int)?;
-    let result = search::execute(&req, &c.targets)?;
-    c.offset += req.size;
+    let c = &mut *c;
+    let result = search::execute_scroll(&req, &c.targets, &mut c.cursors)?;
     c.expires = Instant::now() + c.keep_alive;
     let id_out = keep_alive.map(|_| encode(id, &c.shard_ids));
     Ok(super::search::render(
@@ -251,10 +255,12 @@ mod tests {
     #[test]
     fn expired_contexts_are_freed_without_being_touched() {
         let req = SearchRequest::parse(&Params::default(), None, false).unwrap();
-        let long = decode(&open(req.clone(), vec![], Duration::from_secs(60)))
+        let long = decode(&open(req.clone(), vec![], vec![], Duration::from_secs(60)))
             .unwrap()
             .0;
-        let short = decode(&open(req, vec![], Duration::ZERO)).unwrap().0;
+        let short = decode(&open(req, vec![], vec![], Duration::ZERO))
+            .unwrap()
+            .0;
         assert!(table().lock().contains_key(&short));
         std::thread::sleep(Duration::from_millis(2));
         free_expired();

@@ -162,8 +162,12 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         None => None,
     };
     req.scroll = keep_alive.is_some();
+    if req.scroll {
+        check_scroll(p, &mut req)?;
+    }
     let targets = shard_targets(node, p, &req.indices_boost, Some(&req))?;
     req.can_match = first_phase(Some(&req), p, targets.len()) == "can_match";
+    let mut cursors = vec![None; targets.len()];
     let result = if req.suggest_only {
         search::SearchResult {
             terminated_early: None,
@@ -176,6 +180,10 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
             timed_out: false,
             phase_took: search::PhaseTook::default(),
         }
+    } else if req.scroll {
+        counted(&targets, || {
+            search::execute_scroll(&req, &targets, &mut cursors)
+        })?
     } else {
         counted(&targets, || search::execute(&req, &targets))?
     };
@@ -183,7 +191,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         Some(list) => Some(suggestions(list, &targets, p.bool("typed_keys", false)?)?),
         None => None,
     };
-    let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, k));
+    let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, cursors, k));
     Ok(render_with(
         &req,
         result,
@@ -191,6 +199,28 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
         scroll_id.as_deref(),
         suggest,
     ))
+}
+
+/// What a scroll refuses, as `SearchRequest.validate()` words it; its pages count every hit.
+fn check_scroll(p: &Params, req: &mut SearchRequest) -> Result<()> {
+    let mut refused = Vec::new();
+    if req.track_total_hits_given && req.track_total_hits != TrackTotalHits::Exact {
+        refused.push("disabling [track_total_hits] is not allowed in a scroll context".to_string());
+    }
+    if req.from > 0 {
+        refused.push("using [from] is not allowed in a scroll context".to_string());
+    }
+    if req.size == 0 {
+        refused.push("[size] cannot be [0] in a scroll context".to_string());
+    }
+    if p.bool("request_cache", false)? {
+        refused.push("[request_cache] cannot be used in a scroll context".to_string());
+    }
+    if !refused.is_empty() {
+        return Err(super::document::validation(&refused));
+    }
+    req.track_total_hits = TrackTotalHits::Exact;
+    Ok(())
 }
 
 /// Every term suggestion run on every shard and merged.

@@ -3,6 +3,8 @@
 //! when `track_total_hits` asks), then a merge of every shard's and index's hits, and the fetch
 //! of `_source` for the final page.
 
+mod column_bounds;
+mod column_order;
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
@@ -10,10 +12,10 @@ pub mod raw_source;
 pub mod request;
 pub mod sort;
 pub mod suggest;
-mod column_bounds;
-mod column_order;
 mod timeout;
 mod top_k;
+
+pub(crate) use top_k::Cursor;
 
 pub use crate::api::source_filter::SourceFilter;
 pub use failures::ShardFailure;
@@ -362,6 +364,7 @@ fn query_shard(
     plan: &QueryPlan,
     t: &ShardTarget,
     si: usize,
+    cursor: Option<&Cursor>,
 ) -> Result<ShardOutcome> {
     let meta = t.service.meta();
     let mut q = shard_query(req, t)?;
@@ -419,6 +422,7 @@ fn query_shard(
         specs: plan.specs,
         window: plan.window,
         after: req.search_after.as_deref(),
+        cursor,
         boost: t.boost,
         track_max_score: plan.by_score || req.track_scores,
         mapping: &meta.mapping,
@@ -451,6 +455,24 @@ fn query_shard(
 }
 
 pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
+    execute_paged(req, targets, None)
+}
+
+/// A scroll's page: each shard's hits after its cursor (`None`: from its first hit); the
+/// cursors then move to the last hit each shard gave the page.
+pub(crate) fn execute_scroll(
+    req: &SearchRequest,
+    targets: &[ShardTarget],
+    cursors: &mut [Option<Cursor>],
+) -> Result<SearchResult> {
+    execute_paged(req, targets, Some(cursors))
+}
+
+fn execute_paged(
+    req: &SearchRequest,
+    targets: &[ShardTarget],
+    cursors: Option<&mut [Option<Cursor>]>,
+) -> Result<SearchResult> {
     let started = std::time::Instant::now();
     let deadline = req.timeout.map(|d| timeout::Deadline::new(started + d));
     let window = req.from + req.size;
@@ -497,7 +519,8 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
         if failed[si] {
             continue;
         }
-        let outcome = with_stats(&mut || query_shard(req, &plan, t, si));
+        let cursor = cursors.as_deref().and_then(|c| c[si].as_ref());
+        let outcome = with_stats(&mut || query_shard(req, &plan, t, si, cursor));
         // A function_score failure while scoring is parked (tantivy's scorers cannot return
         // errors): it fails this shard.
         let outcome = match crate::query::function_score::take_failure() {
@@ -554,6 +577,11 @@ pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchRes
     }
     candidates.truncate(req.size);
     candidates.sort_unstable_by(cmp);
+    if let Some(cursors) = cursors {
+        for c in &candidates {
+            cursors[c.shard] = Some(Cursor::of(c));
+        }
+    }
     let query_took = millis(started) - phase_took.dfs_pre_query;
     if req.dfs {
         phase_took.dfs_query = query_took;

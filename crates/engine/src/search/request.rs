@@ -24,6 +24,8 @@ pub struct SearchRequest {
     /// `None`: no `_source` in hits.
     pub source: Option<SourceFilter>,
     pub track_total_hits: TrackTotalHits,
+    /// Whether `track_total_hits` was given (a scroll refuses any value but an exact count).
+    pub track_total_hits_given: bool,
     pub track_scores: bool,
     pub rest_total_hits_as_int: bool,
     /// `phase_took`: print each phase's time.
@@ -255,6 +257,7 @@ impl SearchRequest {
             sort: Vec::new(),
             source: Some(super::all_source()),
             track_total_hits: TrackTotalHits::UpTo(DEFAULT_TRACK),
+            track_total_hits_given: false,
             track_scores: false,
             rest_total_hits_as_int: false,
             phase_took: false,
@@ -335,6 +338,7 @@ impl SearchRequest {
                         )?
                     }
                     "track_total_hits" => {
+                        r.track_total_hits_given = true;
                         r.track_total_hits = match &v.v {
                             J::Bool(true) => TrackTotalHits::Exact,
                             J::Bool(false) => TrackTotalHits::Off,
@@ -432,6 +436,7 @@ impl SearchRequest {
             r.sort = super::sort::parse_param(s)?;
         }
         if let Some(v) = p.str("track_total_hits") {
+            r.track_total_hits_given = true;
             r.track_total_hits = track_value(v, || {
                 p.int("track_total_hits")
                     .expect_err("not a boolean nor an int")

@@ -73,6 +73,8 @@ pub(super) struct Plan<'a> {
     pub specs: &'a [SortSpec],
     pub window: usize,
     pub after: Option<&'a [Value]>,
+    /// A scroll's place on this shard: only hits after it, ties on every level included.
+    pub cursor: Option<&'a Cursor>,
     /// The shard's `indices_boost`, applied to every score.
     pub boost: f32,
     pub track_max_score: bool,
@@ -90,6 +92,25 @@ pub(super) struct Plan<'a> {
     /// The query scores every match the same (`query::constant::is_constant`); the pass checks
     /// that the weight's scorers are [`ConstantScorer`]s before relying on it.
     pub constant: bool,
+}
+
+/// Where a scroll's pages have reached on a shard: the sort values and `_seq_no` of the last
+/// hit returned from it. The next page is the hits after it in the shard's order, as
+/// OpenSearch's scroll resumes each shard after its last emitted doc, so a page costs what a
+/// first page costs rather than everything before it.
+#[derive(Debug, Clone)]
+pub(crate) struct Cursor {
+    values: Vec<SortValue>,
+    seq: i64,
+}
+
+impl Cursor {
+    pub(super) fn of(c: &Candidate) -> Cursor {
+        Cursor {
+            values: c.sort.values().to_vec(),
+            seq: c.seq,
+        }
+    }
 }
 
 pub(super) struct ShardTop {
@@ -526,6 +547,36 @@ impl KeyReader {
     }
 }
 
+impl KeyReader {
+    /// The key of a scroll cursor's value on this segment: the key of any doc printing it.
+    fn cursor_key(&self, level: &Level, v: &SortValue) -> Result<u128> {
+        Ok(match (v, &level.kind, &self.source) {
+            (SortValue::Missing, _, _) => self.missing_key,
+            (SortValue::F64(s), LevelKind::Score, _) => {
+                present(score_bits(*s as f32) as u128, self.ascending)
+            }
+            (SortValue::I64(d), LevelKind::Doc, _) => present(*d as u128, self.ascending),
+            (_, LevelKind::Num(ty, _), _) => present(encode(v, *ty) as u128, self.ascending),
+            (SortValue::Str(s), LevelKind::Str, Source::Str { col, .. }) => {
+                present(str_bound(col, s)?, self.ascending)
+            }
+            // No values on this segment: only missing keys occur, so any present key works.
+            _ => PRESENT,
+        })
+    }
+}
+
+/// The column value `decode` printed as `v`.
+fn encode(v: &SortValue, ty: NumType) -> u64 {
+    match (v, ty) {
+        (SortValue::I64(ms), NumType::Date) => tantivy::i64_to_u64(ms.saturating_mul(1_000_000)),
+        (SortValue::I64(i), _) => tantivy::i64_to_u64(*i),
+        (SortValue::U64(u), _) => *u,
+        (SortValue::F64(f), _) => tantivy::f64_to_u64(*f),
+        (SortValue::Missing | SortValue::Str(_), _) => 0,
+    }
+}
+
 /// Where a string falls among a segment's keyword ordinals, on the `2·ord + 1` scale of present
 /// values: on a term, or just before the first term above it.
 fn str_bound(col: &StrColumn, s: &str) -> Result<u128> {
@@ -927,7 +978,8 @@ pub(super) fn collect(
 ) -> Result<ShardTop> {
     let levels = levels(plan.specs, plan.mapping)?;
     let by_score = matches!(plan.specs, [s] if s.field == SortField::Score && !s.ascending);
-    if plan.constant && by_score && plan.window > 0 && plan.after.is_none() {
+    if plan.constant && by_score && plan.window > 0 && plan.after.is_none() && plan.cursor.is_none()
+    {
         if let Some(top) = collect_constant(plan, searcher, weight, shard, &levels)? {
             return Ok(top);
         }
@@ -945,8 +997,8 @@ pub(super) fn collect(
                 .map(|l| KeyReader::new(l, reader))
                 .collect::<Result<Vec<_>>>()?,
         );
-        let after: Option<Vec<u128>> = match plan.after {
-            Some(values) => Some(
+        let after: Option<Vec<u128>> = match (plan.after, plan.cursor) {
+            (Some(values), _) => Some(
                 levels
                     .iter()
                     .zip(readers.iter())
@@ -954,7 +1006,15 @@ pub(super) fn collect(
                     .map(|((l, r), v)| r.after_key(l, v))
                     .collect::<Result<_>>()?,
             ),
-            None => None,
+            (None, Some(c)) => Some(
+                levels
+                    .iter()
+                    .zip(readers.iter())
+                    .zip(&c.values)
+                    .map(|((l, r), v)| r.cursor_key(l, v))
+                    .collect::<Result<_>>()?,
+            ),
+            (None, None) => None,
         };
         let seq: Option<Arc<dyn ColumnValues<i64>>> = reader
             .fast_fields()
@@ -971,7 +1031,7 @@ pub(super) fn collect(
         // Pruning needs the order to be the score alone, descending, and scores it can bound.
         let prune = plan.prune
             && window > 0
-            && plan.after.is_none()
+            && after.is_none()
             && plan.boost > 0.0
             && matches!(plan.specs, [s] if s.field == SortField::Score && !s.ascending);
         if prune {
@@ -1086,11 +1146,12 @@ pub(super) fn collect(
                         break;
                     }
                 }
-                if vs_after == Cut::Undecided {
-                    // Equal to the `search_after` values: that hit was on the previous page.
+                let seq = seq_of(doc);
+                // Equal to the `search_after` values: that hit was on the previous page; equal
+                // to a cursor's, it was if it comes first on `_seq_no`.
+                if vs_after == Cut::Undecided && plan.cursor.is_none_or(|c| seq <= c.seq) {
                     break 'visit;
                 }
-                let seq = seq_of(doc);
                 if vs_bar == Cut::Undecided && seq >= bar.expect("bar").seq {
                     break 'visit;
                 }
@@ -1341,6 +1402,7 @@ mod tests {
                 specs: &specs,
                 window,
                 after: None,
+                cursor: None,
                 boost: 2.0,
                 track_max_score: true,
                 mapping: &mapping,
@@ -1476,6 +1538,7 @@ mod tests {
                                     specs: &specs,
                                     window,
                                     after: after.as_deref(),
+                                    cursor: None,
                                     boost: 1.0,
                                     track_max_score: false,
                                     mapping: &mapping,
@@ -1498,6 +1561,84 @@ mod tests {
                                 "{q:?} {fields:?} {ascending} {window} {after:?}"
                             );
                         }
+                    }
+                }
+            }
+        }
+
+        /// Paging with a scroll cursor gives the same hits, in the same order, as one page
+        /// holding them all: scored and constant queries, match_all, one and two sort levels,
+        /// ties, docs without values.
+        #[test]
+        fn cursor_pages_equal_one_long_page() {
+            let mapping = Mapping::parse(
+                &serde_json::json!({"properties": {"n": {"type": "long"}, "t": {"type": "long"}}}),
+            )
+            .unwrap();
+            let s = index(31);
+            let k = s.schema().get_field("k").unwrap();
+            let queries: Vec<Q> = vec![
+                Box::new(crate::query::lucene_term::LuceneTermQuery::new(
+                    Term::from_field_text(k, "v2"),
+                )),
+                Box::new(TermSetQuery::new([
+                    Term::from_field_text(k, "v0"),
+                    Term::from_field_text(k, "v4"),
+                ])),
+                Box::new(AllQuery),
+            ];
+            let level = |f: &str, ascending: bool| SortSpec {
+                field: match f {
+                    "_score" => SortField::Score,
+                    _ => SortField::Field(f.into()),
+                },
+                ascending,
+                missing: Missing::Last,
+                mode: None,
+            };
+            let sorts = [
+                vec![level("_score", false)],
+                vec![level("n", false)],
+                vec![level("t", true), level("n", false)],
+            ];
+            for (qi, q) in queries.iter().enumerate() {
+                let is_all = qi == queries.len() - 1;
+                let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
+                for specs in &sorts {
+                    let by_score = specs[0].field == SortField::Score;
+                    let page = |window: usize, cursor: Option<&Cursor>| {
+                        let plan = Plan {
+                            specs,
+                            window,
+                            after: None,
+                            cursor,
+                            boost: 1.0,
+                            track_max_score: by_score,
+                            mapping: &mapping,
+                            prune: !is_all,
+                            count_up_to: Some(u64::MAX),
+                            match_all: is_all,
+                            constant: qi == 1,
+                        };
+                        let mut c = collect(&plan, &s, weight.as_ref(), 0).unwrap().candidates;
+                        c.sort_by(|a, b| {
+                            (a.sort.k0, &a.sort.rest, a.seq).cmp(&(b.sort.k0, &b.sort.rest, b.seq))
+                        });
+                        c.truncate(window);
+                        c
+                    };
+                    let want: Vec<_> = page(100_000, None).iter().map(|c| c.doc).collect();
+                    for size in [1, 7, 500] {
+                        let mut got = Vec::new();
+                        let mut cursor = None;
+                        // Bounded: a cursor that fails to move on would page forever.
+                        for _ in 0..=want.len() {
+                            let p = page(size, cursor.as_ref());
+                            let Some(last) = p.last() else { break };
+                            cursor = Some(Cursor::of(last));
+                            got.extend(p.iter().map(|c| c.doc));
+                        }
+                        assert_eq!(got, want, "{q:?} {specs:?} {size}");
                     }
                 }
             }
