@@ -282,8 +282,13 @@ impl IndexService {
     pub fn write(&self, writes: Vec<DocWrite<'_>>) -> Vec<WriteOutcome> {
         let meta = self.meta();
         let n = writes.len();
-        let mut per_shard: Vec<Vec<(usize, ShardOp)>> =
-            (0..self.shards.len()).map(|_| Vec::new()).collect();
+        // A single shard (the default) takes every operation: sized once. Grown by doubling, a
+        // bulk's operations (a few hundred bytes each) were copied about twice over into fresh
+        // pages.
+        let one_shard = self.shards.len() == 1;
+        let mut per_shard: Vec<Vec<(usize, ShardOp)>> = (0..self.shards.len())
+            .map(|_| Vec::with_capacity(if one_shard { n } else { 0 }))
+            .collect();
         let mut outcomes: Vec<Option<WriteOutcome>> = (0..n).map(|_| None).collect();
         for (i, w) in writes.into_iter().enumerate() {
             let (id, routing, source, tree, pre) = match w {
