@@ -60,7 +60,12 @@ impl DocBuilder {
             .sum();
         let mut doc = TantivyDocument::with_capacity(source.len() + id.len() + text_bytes + 96);
         doc.add_text(fields.id, id);
-        doc.add_bytes(fields.source, source);
+        if fields.source_is_text {
+            // A source is JSON the parser accepted, so UTF-8: the lossy path never replaces.
+            doc.add_text(fields.source, String::from_utf8_lossy(source));
+        } else {
+            doc.add_bytes(fields.source, source);
+        }
         if let Some(r) = routing {
             doc.add_text(fields.routing, r);
         }

@@ -5,8 +5,8 @@ use crate::analysis::tokenizer_name;
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use rustc_hash::FxHashMap;
 use tantivy::schema::{
-    BytesOptions, DateOptions, DateTimePrecision, Field, IndexRecordOption, IpAddrOptions,
-    NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
+    DateOptions, DateTimePrecision, Field, IndexRecordOption, IpAddrOptions, NumericOptions,
+    Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
 };
 
 pub const ID: &str = "_id";
@@ -52,7 +52,10 @@ fn add_internal(b: &mut SchemaBuilder) {
             .set_indexing_options(raw.clone())
             .set_stored(),
     );
-    b.add_bytes_field(SOURCE, BytesOptions::default().set_stored());
+    // Stored as text, not bytes: tantivy reads a stored bytes value back one byte at a time,
+    // a string with one copy, and every hit and `GET` reads `_source`. Indices created with a
+    // bytes `_source` keep it (`stored_source` reads both).
+    b.add_text_field(SOURCE, TextOptions::default().set_stored());
     // Not indexed: ranges on `_seq_no` run on its column (tantivy's `RangeQuery` prefers a fast
     // field), and a term per document (all distinct) was a dictionary and postings list that no
     // query read, paid on every write and merge. Indices created before keep theirs.
@@ -189,11 +192,27 @@ pub fn extend(existing: &Schema, mapping: &Mapping) -> Option<Extension> {
     })
 }
 
+/// A stored document's `_source` bytes, whether the index stores it as text or as bytes.
+pub fn stored_source(doc: &tantivy::TantivyDocument, source: Field) -> Option<&[u8]> {
+    use tantivy::schema::Value;
+    let v = doc.get_first(source)?;
+    v.as_str().map(str::as_bytes).or_else(|| v.as_bytes())
+}
+
+/// Whether the schema stores `_source` as text (bytes in indices created before).
+fn source_is_text(schema: &Schema) -> bool {
+    schema.get_field(SOURCE).is_ok_and(|f| {
+        schema.get_field_entry(f).field_type().value_type() == tantivy::schema::Type::Str
+    })
+}
+
 /// Fields resolved once per schema, so documents are built without name lookups.
 #[derive(Debug, Clone)]
 pub struct Fields {
     pub id: Field,
     pub source: Field,
+    /// `_source` is a text field (bytes in indices created before).
+    pub source_is_text: bool,
     pub seq_no: Field,
     pub version: Field,
     pub primary_term: Field,
@@ -212,6 +231,7 @@ impl Fields {
         Fields {
             id: f(ID),
             source: f(SOURCE),
+            source_is_text: source_is_text(schema),
             seq_no: f(SEQ_NO),
             version: f(VERSION),
             primary_term: f(PRIMARY_TERM),
@@ -254,6 +274,25 @@ fn text_fields(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn stored_source_reads_text_and_the_older_bytes() {
+        use tantivy::schema::BytesOptions;
+        let src = "{\"a\":\"été\",\"b\":[1,2]}".as_bytes();
+        let mut legacy = Schema::builder();
+        let bytes = legacy.add_bytes_field(SOURCE, BytesOptions::default().set_stored());
+        let legacy = legacy.build();
+        let current = base_schema();
+        assert!(source_is_text(&current));
+        assert!(!source_is_text(&legacy));
+        let mut doc = tantivy::TantivyDocument::default();
+        doc.add_bytes(bytes, src);
+        assert_eq!(stored_source(&doc, bytes), Some(src));
+        let text = current.get_field(SOURCE).unwrap();
+        let mut doc = tantivy::TantivyDocument::default();
+        doc.add_text(text, std::str::from_utf8(src).unwrap());
+        assert_eq!(stored_source(&doc, text), Some(src));
+    }
 
     #[test]
     fn append_only() {

@@ -408,10 +408,8 @@ impl Shard {
                     let stored: TantivyDocument =
                         searcher.doc(tantivy::DocAddress::new(ord as u32, doc))?;
                     let i64_of = |f| stored.get_first(f).and_then(|v| v.as_i64()).unwrap_or(0);
-                    let source = stored
-                        .get_first(fields.source)
-                        .and_then(|v| v.as_bytes())
-                        .map(|b| Arc::new(b.to_vec()));
+                    let source =
+                        schema::stored_source(&stored, fields.source).map(|b| Arc::new(b.to_vec()));
                     let routing = stored
                         .get_first(fields.routing)
                         .and_then(|v| v.as_str())

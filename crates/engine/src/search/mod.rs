@@ -680,17 +680,14 @@ fn fetch(
     {
         hit.insert("_routing".into(), Value::from(r));
     }
+    let stored_source = || schema::stored_source(&doc, field(schema::SOURCE));
     let raw_source = || -> Value {
-        doc.get_first(field(schema::SOURCE))
-            .and_then(|v| v.as_bytes())
+        stored_source()
             .and_then(|b| serde_json::from_slice(b).ok())
             .unwrap_or(Value::Null)
     };
     if let Some(filter) = &req.source {
-        if let Some(bytes) = doc
-            .get_first(field(schema::SOURCE))
-            .and_then(|v| v.as_bytes())
-        {
+        if let Some(bytes) = stored_source() {
             let src = if filter.is_noop() {
                 raw_sources.push(bytes.to_vec());
                 raw_source::placeholder(raw_sources.len() - 1)
