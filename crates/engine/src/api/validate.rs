@@ -52,9 +52,84 @@ fn term_text(schema: &tantivy::schema::Schema, t: &tantivy::Term) -> String {
     format!("{field}:{text}")
 }
 
-/// Lucene's `toString` of the query an AST builds to; the flag says whether it is a boolean
-/// query (parenthesised inside another).
-fn lucene_string(ast: &Ast, cx: &Context) -> Result<(String, bool)> {
+/// A rendered query and whether it is a Lucene `BooleanQuery` (which a boolean parent or a
+/// disjunction parenthesises).
+type Rendered = (String, bool);
+
+/// Lucene's `BoostQuery.toString`, around a query whose boost is not 1.
+fn boosted((s, boolean): Rendered, boost: f32) -> Rendered {
+    if boost == 1.0 {
+        (s, boolean)
+    } else {
+        (format!("({s})^{boost:?}"), false)
+    }
+}
+
+/// Lucene's `DisjunctionMaxQuery.toString`. Lucene keeps the disjuncts in a hash multiset, so
+/// its order follows Java hash codes; this one keeps the order it is given.
+fn disjunction(parts: Vec<Rendered>, tie_breaker: f32) -> Rendered {
+    let inner: Vec<String> = parts
+        .into_iter()
+        .map(|(s, boolean)| if boolean { format!("({s})") } else { s })
+        .collect();
+    let mut s = format!("({})", inner.join(" | "));
+    if tie_breaker != 0.0 {
+        s.push_str(&format!("~{tie_breaker:?}"));
+    }
+    (s, false)
+}
+
+/// A `match` on one field as Lucene prints the query it builds: its analysed terms, required
+/// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
+/// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
+fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
+    if m.fuzziness.is_some() {
+        return Ok(None);
+    }
+    let one = dsl::MatchQuery {
+        field: field.to_string(),
+        boost: 1.0,
+        ..m.clone()
+    };
+    let q = query::build(&Ast::Match(one), cx)?;
+    let schema = cx.searcher.schema();
+    let mut terms = Vec::new();
+    let mut fields = std::collections::BTreeSet::new();
+    let mut phrase = false;
+    q.query_terms(&mut |t, positions| {
+        fields.insert(t.field());
+        phrase |= positions;
+        terms.push(term_text(schema, t));
+    });
+    if fields.len() > 1 || terms.is_empty() || phrase {
+        return Ok(None);
+    }
+    if terms.len() == 1 {
+        return Ok(Some((terms.remove(0), false)));
+    }
+    let and = m.operator == dsl::Operator::And;
+    let msm = match (&m.minimum_should_match, and) {
+        (Some(spec), false) => spec.resolve(terms.len())?,
+        _ => 0,
+    };
+    Ok(Some(if and {
+        (
+            terms
+                .iter()
+                .map(|t| format!("+{t}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            true,
+        )
+    } else if msm > 0 {
+        (format!("({})~{msm}", terms.join(" ")), true)
+    } else {
+        (terms.join(" "), true)
+    }))
+}
+
+/// Lucene's `toString` of the query an AST builds to.
+fn lucene_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
     Ok(match ast {
         Ast::MatchAll { .. } => ("*:*".to_string(), false),
         Ast::MatchNone { .. } => (
@@ -76,22 +151,91 @@ fn lucene_string(ast: &Ast, cx: &Context) -> Result<(String, bool)> {
                     parts.push(format!("{prefix}{s}"));
                 }
             }
-            (parts.join(" "), true)
+            boosted((parts.join(" "), true), b.boost)
         }
-        other => {
-            let q = query::build(other, cx)?;
-            let schema = cx.searcher.schema();
-            let mut terms = Vec::new();
-            q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
-            match terms.len() {
-                0 => (
-                    format!("MatchNoDocsQuery(\"{}\")", no_match_reason(other, cx)),
-                    false,
-                ),
-                1 => (terms.remove(0), false),
-                _ => (terms.join(" "), true),
+        Ast::DisMax {
+            queries,
+            tie_breaker,
+            boost,
+        } => {
+            let parts = queries
+                .iter()
+                .map(|q| lucene_string(q, cx))
+                .collect::<Result<Vec<_>>>()?;
+            boosted(disjunction(parts, *tie_breaker), *boost)
+        }
+        Ast::Term { boost, .. } if *boost != 1.0 => {
+            let plain = match ast {
+                Ast::Term {
+                    field,
+                    value,
+                    case_insensitive,
+                    ..
+                } => Ast::Term {
+                    field: field.clone(),
+                    value: value.clone(),
+                    boost: 1.0,
+                    case_insensitive: *case_insensitive,
+                },
+                _ => unreachable!("matched a term"),
+            };
+            boosted(lucene_string(&plain, cx)?, *boost)
+        }
+        Ast::Match(m) => match match_string(cx, &m.field, m)? {
+            Some(r) => boosted(r, m.boost),
+            None => terms_string(ast, cx)?,
+        },
+        Ast::MultiMatch(mm)
+            if matches!(
+                mm.ty,
+                dsl::MultiMatchType::BestFields | dsl::MultiMatchType::MostFields
+            ) =>
+        {
+            let as_match = dsl::MatchQuery {
+                field: String::new(),
+                query: mm.query.clone(),
+                operator: mm.operator,
+                minimum_should_match: mm.minimum_should_match.clone(),
+                analyzer: mm.analyzer.clone(),
+                zero_terms_query: mm.zero_terms_query,
+                lenient: true,
+                boost: 1.0,
+                fuzziness: None,
+                prefix_length: 0,
+                max_expansions: 50,
+                fuzzy_transpositions: true,
+            };
+            let mut parts = Vec::new();
+            for (field, boost) in query::expand_fields(cx, &mm.fields) {
+                match match_string(cx, &field, &as_match)? {
+                    Some(r) => parts.push(boosted(r, boost)),
+                    None => return terms_string(ast, cx),
+                }
             }
+            let inner = match parts.len() {
+                0 => return terms_string(ast, cx),
+                1 => parts.remove(0),
+                _ => disjunction(parts, mm.tie_breaker.unwrap_or(mm.ty.default_tie())),
+            };
+            boosted(inner, mm.boost)
         }
+        other => terms_string(other, cx)?,
+    })
+}
+
+/// A query printed from the terms it holds: one term alone, several as a boolean of them.
+fn terms_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
+    let q = query::build(ast, cx)?;
+    let schema = cx.searcher.schema();
+    let mut terms = Vec::new();
+    q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
+    Ok(match terms.len() {
+        0 => (
+            format!("MatchNoDocsQuery(\"{}\")", no_match_reason(ast, cx)),
+            false,
+        ),
+        1 => (terms.remove(0), false),
+        _ => (terms.join(" "), true),
     })
 }
 
@@ -127,7 +271,7 @@ fn no_match_reason(ast: &Ast, cx: &Context) -> String {
         }
         Ast::Match(m) if m.lenient => lenient_failure(
             &m.field,
-            Ast::Match(dsl::match_query::MatchQuery {
+            Ast::Match(dsl::MatchQuery {
                 lenient: false,
                 ..m.clone()
             }),

@@ -17,6 +17,8 @@ pub mod phrase;
 mod query_string;
 pub mod terms_set;
 mod text;
+
+pub(crate) use text::expand_fields;
 mod values;
 pub mod wrappers;
 

@@ -362,7 +362,7 @@ pub fn match_phrase(cx: &Context, p: &MatchPhraseQuery) -> Result<Q> {
 }
 
 /// Field patterns → mapped fields with their boosts, in field-name order (OpenSearch's TreeMap).
-fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
+pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
     let patterns: Vec<(String, f32)> = if patterns.is_empty() {
         vec![("*".to_string(), 1.0)]
     } else {
