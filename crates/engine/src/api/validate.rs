@@ -191,20 +191,7 @@ fn lucene_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
                 dsl::MultiMatchType::BestFields | dsl::MultiMatchType::MostFields
             ) =>
         {
-            let as_match = dsl::MatchQuery {
-                field: String::new(),
-                query: mm.query.clone(),
-                operator: mm.operator,
-                minimum_should_match: mm.minimum_should_match.clone(),
-                analyzer: mm.analyzer.clone(),
-                zero_terms_query: mm.zero_terms_query,
-                lenient: true,
-                boost: 1.0,
-                fuzziness: None,
-                prefix_length: 0,
-                max_expansions: 50,
-                fuzzy_transpositions: true,
-            };
+            let as_match = mm.as_match("");
             let mut parts = Vec::new();
             for (field, boost) in query::expand_fields(cx, &mm.fields) {
                 match match_string(cx, &field, &as_match)? {

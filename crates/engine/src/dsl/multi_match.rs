@@ -64,6 +64,27 @@ pub struct MultiMatchQuery {
     pub boost: f32,
 }
 
+impl MultiMatchQuery {
+    /// The `match` this query runs on one field (lenient, unboosted, no fuzziness), for the
+    /// callers that take a field at a time.
+    pub fn as_match(&self, field: &str) -> super::MatchQuery {
+        super::MatchQuery {
+            field: field.to_string(),
+            query: self.query.clone(),
+            operator: self.operator,
+            minimum_should_match: self.minimum_should_match.clone(),
+            analyzer: self.analyzer.clone(),
+            zero_terms_query: self.zero_terms_query,
+            lenient: true,
+            boost: 1.0,
+            fuzziness: None,
+            prefix_length: 0,
+            max_expansions: 50,
+            fuzzy_transpositions: true,
+        }
+    }
+}
+
 pub fn parse_field_boost(spec: &str) -> Result<(String, f32)> {
     match spec.rsplit_once('^') {
         Some((f, b)) => {

@@ -6,9 +6,9 @@
 //! Segments never change, so the bounds are built once per segment, field and column type (one
 //! pass over the column) and cached: 16 bytes per run of [`RUN`] docs.
 
-use rustc_hash::FxHashMap;
+use crate::util::segment_cache::SegmentCache;
 use std::ops::RangeInclusive;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use tantivy::columnar::{Column, ColumnType};
 use tantivy::index::SegmentId;
 use tantivy::SegmentReader;
@@ -32,11 +32,8 @@ impl Bounds {
     }
 }
 
-type Key = (SegmentId, String, ColumnType);
-type Cache = parking_lot::Mutex<(FxHashMap<Key, Arc<Bounds>>, usize)>;
-
 /// At most this many runs cached (16 bytes each).
-const MAX_RUNS: usize = 1 << 20;
+static CACHE: SegmentCache<(SegmentId, String, ColumnType), Bounds> = SegmentCache::new(1 << 20);
 
 /// The bounds of `col`, the `ty` column of `field` in `reader`'s segment.
 pub(super) fn bounds(
@@ -45,24 +42,11 @@ pub(super) fn bounds(
     ty: ColumnType,
     col: &Column<u64>,
 ) -> Arc<Bounds> {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (reader.segment_id(), field.to_string(), ty);
-    if let Some(b) = cache.lock().0.get(&key) {
-        return b.clone();
-    }
-    let b = Arc::new(build(col, reader.max_doc()));
-    let mut c = cache.lock();
-    if c.1 + b.runs() > MAX_RUNS {
-        // Merges retire segments; a full cache starts over rather than tracking them.
-        c.0.clear();
-        c.1 = 0;
-    }
-    c.1 += b.runs();
-    if let Some(old) = c.0.insert(key, b.clone()) {
-        c.1 -= old.runs();
-    }
-    b
+    CACHE.get_or_build(
+        (reader.segment_id(), field.to_string(), ty),
+        Bounds::runs,
+        || build(col, reader.max_doc()),
+    )
 }
 
 fn build(col: &Column<u64>, max_doc: u32) -> Bounds {

@@ -6,8 +6,8 @@
 //! Segments never change, so the order is built once per segment, field and column type (one
 //! sort of the column) and cached: 4 bytes per doc with a value.
 
-use rustc_hash::FxHashMap;
-use std::sync::{Arc, OnceLock};
+use crate::util::segment_cache::SegmentCache;
+use std::sync::Arc;
 use tantivy::columnar::{Cardinality, Column, ColumnType};
 use tantivy::index::SegmentId;
 use tantivy::{DocId, SegmentReader};
@@ -40,11 +40,9 @@ pub(super) fn value(col: &Column<u64>, doc: DocId) -> u64 {
     col.first(doc).unwrap_or_default()
 }
 
-type Key = (SegmentId, String, ColumnType);
-type Cache = parking_lot::Mutex<(FxHashMap<Key, Arc<ValueOrder>>, usize)>;
-
 /// At most this many docs cached (4 bytes each).
-const MAX_DOCS: usize = 16 << 20;
+static CACHE: SegmentCache<(SegmentId, String, ColumnType), ValueOrder> =
+    SegmentCache::new(16 << 20);
 
 /// The order of `col`, the single-valued `ty` column of `field` in `reader`'s segment.
 pub(super) fn value_order(
@@ -53,24 +51,11 @@ pub(super) fn value_order(
     ty: ColumnType,
     col: &Column<u64>,
 ) -> Arc<ValueOrder> {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (reader.segment_id(), field.to_string(), ty);
-    if let Some(o) = cache.lock().0.get(&key) {
-        return o.clone();
-    }
-    let o = Arc::new(build(col, reader.max_doc()));
-    let mut c = cache.lock();
-    if c.1 + o.len() > MAX_DOCS {
-        // Merges retire segments; a full cache starts over rather than tracking them.
-        c.0.clear();
-        c.1 = 0;
-    }
-    c.1 += o.len();
-    if let Some(old) = c.0.insert(key, o.clone()) {
-        c.1 -= old.len();
-    }
-    o
+    CACHE.get_or_build(
+        (reader.segment_id(), field.to_string(), ty),
+        ValueOrder::len,
+        || build(col, reader.max_doc()),
+    )
 }
 
 fn build(col: &Column<u64>, max_doc: u32) -> ValueOrder {

@@ -18,6 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
 use crate::index::schema;
+use crate::util::segment_cache::SegmentCache;
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::cmp::Ordering;
@@ -764,47 +765,30 @@ fn seq_column(reader: &SegmentReader) -> Option<Arc<dyn ColumnValues<i64>>> {
 /// Docs per `_seq_no` floor: one bitset word.
 const RUN: u32 = 64;
 
+/// At most this many floors cached (8 bytes each, one per 64 docs: 256 M docs).
+static SEQ_FLOORS: SegmentCache<tantivy::index::SegmentId, Vec<i64>> = SegmentCache::new(4 << 20);
+
 /// The smallest `_seq_no` of each run of [`RUN`] docs of a segment, deleted docs included.
 /// Segments never change, so the floors are cached per segment (one `i64` per 64 docs).
 fn seq_floors(reader: &SegmentReader, seq: Option<&Arc<dyn ColumnValues<i64>>>) -> Arc<Vec<i64>> {
-    type Cache = parking_lot::Mutex<(
-        rustc_hash::FxHashMap<tantivy::index::SegmentId, Arc<Vec<i64>>>,
-        usize,
-    )>;
-    /// At most this many floors cached (8 bytes each, one per 64 docs: 256 M docs).
-    const MAX_FLOORS: usize = 4 << 20;
-    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(f) = cache.lock().0.get(&reader.segment_id()) {
-        return f.clone();
-    }
-    let max_doc = reader.max_doc();
-    let mut floors = Vec::with_capacity(max_doc.div_ceil(RUN) as usize);
-    let mut run = [0i64; RUN as usize];
-    let mut start = 0;
-    while start < max_doc {
-        let n = RUN.min(max_doc - start) as usize;
-        floors.push(match seq {
-            Some(col) => {
-                col.get_range(start as u64, &mut run[..n]);
-                run[..n].iter().copied().min().unwrap_or(i64::MAX)
-            }
-            None => start as i64,
-        });
-        start += RUN;
-    }
-    let floors = Arc::new(floors);
-    let mut c = cache.lock();
-    if c.1 + floors.len() > MAX_FLOORS {
-        // Merges retire segments; a full cache starts over rather than tracking them.
-        c.0.clear();
-        c.1 = 0;
-    }
-    c.1 += floors.len();
-    if let Some(old) = c.0.insert(reader.segment_id(), floors.clone()) {
-        c.1 -= old.len();
-    }
-    floors
+    SEQ_FLOORS.get_or_build(reader.segment_id(), Vec::len, || {
+        let max_doc = reader.max_doc();
+        let mut floors = Vec::with_capacity(max_doc.div_ceil(RUN) as usize);
+        let mut run = [0i64; RUN as usize];
+        let mut start = 0;
+        while start < max_doc {
+            let n = RUN.min(max_doc - start) as usize;
+            floors.push(match seq {
+                Some(col) => {
+                    col.get_range(start as u64, &mut run[..n]);
+                    run[..n].iter().copied().min().unwrap_or(i64::MAX)
+                }
+                None => start as i64,
+            });
+            start += RUN;
+        }
+        floors
+    })
 }
 
 /// The page of a query whose matches all score the same, by score: the matches with the
@@ -1480,6 +1464,21 @@ mod tests {
 
         /// A query sorted on `n` through the column scan (`prune`: counted apart) and through
         /// the ordinary pass.
+        /// A scored term query, a constant-score terms query, and `match_all` (last).
+        fn scored_constant_and_all(s: &Searcher) -> Vec<Q> {
+            let k = s.schema().get_field("k").unwrap();
+            vec![
+                Box::new(crate::query::lucene_term::LuceneTermQuery::new(
+                    Term::from_field_text(k, "v2"),
+                )),
+                Box::new(TermSetQuery::new([
+                    Term::from_field_text(k, "v0"),
+                    Term::from_field_text(k, "v4"),
+                ])),
+                Box::new(AllQuery),
+            ]
+        }
+
         #[test]
         fn column_scan_of_a_query_equals_the_ordinary_pass() {
             let mapping = Mapping::parse(
@@ -1488,17 +1487,7 @@ mod tests {
             .unwrap();
             for seed in [8, 808] {
                 let s = index(seed);
-                let k = s.schema().get_field("k").unwrap();
-                let queries: Vec<Q> = vec![
-                    Box::new(crate::query::lucene_term::LuceneTermQuery::new(
-                        Term::from_field_text(k, "v2"),
-                    )),
-                    Box::new(TermSetQuery::new([
-                        Term::from_field_text(k, "v0"),
-                        Term::from_field_text(k, "v4"),
-                    ])),
-                    Box::new(AllQuery),
-                ];
+                let queries = scored_constant_and_all(&s);
                 for (qi, q) in queries.iter().enumerate() {
                     let is_all = qi == queries.len() - 1;
                     let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
@@ -1576,17 +1565,7 @@ mod tests {
             )
             .unwrap();
             let s = index(31);
-            let k = s.schema().get_field("k").unwrap();
-            let queries: Vec<Q> = vec![
-                Box::new(crate::query::lucene_term::LuceneTermQuery::new(
-                    Term::from_field_text(k, "v2"),
-                )),
-                Box::new(TermSetQuery::new([
-                    Term::from_field_text(k, "v0"),
-                    Term::from_field_text(k, "v4"),
-                ])),
-                Box::new(AllQuery),
-            ];
+            let queries = scored_constant_and_all(&s);
             let level = |f: &str, ascending: bool| SortSpec {
                 field: match f {
                     "_score" => SortField::Score,

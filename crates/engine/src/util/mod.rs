@@ -5,6 +5,7 @@ pub mod json_syntax;
 pub mod memory;
 pub mod murmur3;
 pub mod priority;
+pub mod segment_cache;
 #[cfg(test)]
 pub mod test_support;
 pub mod time_zone;

@@ -362,18 +362,8 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
                     ),
                     _ => {
                         let mq = dsl::MatchQuery {
-                            field: field.clone(),
-                            query: m.query.clone(),
-                            operator: m.operator,
                             minimum_should_match: None,
-                            analyzer: m.analyzer.clone(),
-                            zero_terms_query: m.zero_terms_query,
-                            lenient: true,
-                            boost: 1.0,
-                            fuzziness: None,
-                            prefix_length: 0,
-                            max_expansions: 50,
-                            fuzzy_transpositions: true,
+                            ..m.as_match(&field)
                         };
                         let mut terms = Vec::new();
                         match_terms(cx, &mq, &field, &mut terms);
