@@ -18,17 +18,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-// The allocator the binding (the server) runs with, and its release after commits
-// (crates/node/src/allocator.rs).
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-#[allow(unsafe_code)]
-fn mimalloc_collect() {
-    // SAFETY: mi_collect only walks mimalloc's own structures and may run on any thread.
-    unsafe { libmimalloc_sys::mi_collect(true) }
-}
-
 struct Args {
     corpus_dir: PathBuf,
     corpus: String,
@@ -176,7 +165,6 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn main() {
     let a = parse_args();
-    quarry_engine::util::memory::set_release(mimalloc_collect);
     let t_load = Instant::now();
     let corpus = Arc::new(load(&a));
     let load_ms = t_load.elapsed().as_secs_f64() * 1e3;

@@ -2,7 +2,6 @@
 //! the JS thread or libuv's pool), and hands back `{ status, body }` with the body as a Buffer.
 //! Engine errors become JS errors whose message is the OpenSearch cause as JSON.
 
-mod allocator;
 mod completion;
 
 use completion::{Completer, Outcome};
@@ -39,7 +38,6 @@ impl Engine {
     #[napi(factory)]
     pub fn open(env: &Env, config: Buffer) -> Result<Engine> {
         let cfg: NodeConfig = serde_json_from(&config)?;
-        allocator::install();
         let node = Node::open(cfg).map_err(|e| engine_error(&e))?;
         let completer = Completer::new(env)?;
         Ok(Engine { node, completer })

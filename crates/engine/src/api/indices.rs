@@ -309,6 +309,7 @@ pub fn refresh(node: &Node, p: &Params) -> Result<Response> {
     for s in &svcs {
         s.refresh()?;
     }
+    crate::util::memory::release_now(chrono::Utc::now().timestamp_millis());
     let (total, ok) = shard_totals(&svcs);
     Ok(Response::ok(
         &json!({"_shards": {"total": total, "successful": ok, "failed": 0}}),

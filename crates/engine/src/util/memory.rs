@@ -1,28 +1,22 @@
 //! Giving freed heap back to the operating system. glibc's allocator keeps what indexing threads
 //! free in per-thread arenas: after a bulk ingest some hundreds of MB of segment-writer buffers
 //! stay resident although nothing uses them. `malloc_trim` returns those pages; it walks every
-//! arena under its lock, so it runs on the scheduler thread after writes settle, not per request.
-//! A program that installs another global allocator (the binding runs on mimalloc) names that
-//! allocator's release with [`set_release`]: the engine itself picks no allocator.
+//! arena under its lock, so it runs off the request path: on the scheduler thread after writes
+//! settle, and when an explicit `_refresh` (the usual end of a bulk load) has finished.
+//!
+//! The binding ran on mimalloc for a while (allocation was ~10% of ingest CPU under glibc), but
+//! mimalloc keeps freed pages in the heaps of the threads that freed them: a node right after
+//! ingesting the bench's four corpora held 350 MB, 257 MB once released, against glibc's
+//! 175-197 MB after `malloc_trim`, and the memory goal weighs more than that CPU.
 
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::OnceLock;
-
-/// The global allocator's own way of handing free pages back, when it is not glibc's malloc.
-static RELEASE: OnceLock<fn()> = OnceLock::new();
-
-/// Names how the program's global allocator returns free memory to the system; set once, at
-/// start-up, by the program that chose the allocator. Without it, glibc's `malloc_trim` runs.
-pub fn set_release(release: fn()) {
-    let _ = RELEASE.set(release);
-}
 
 /// When memory was last released (epoch millis).
 static LAST_RELEASE_MS: AtomicI64 = AtomicI64::new(0);
 
 /// Writes have settled once the last commit is this old. During an ingest commits come every
 /// refresh interval (1 s by default): handing pages back between two of them only made the next
-/// segment writer fault them in again (with mimalloc, ~5% of the ingest's CPU).
+/// segment writer fault them in again.
 const SETTLE_MS: i64 = 1500;
 
 /// Releases free heap pages once after each pause in commits: when the last commit (at
@@ -33,11 +27,15 @@ pub fn release_after_commit(last_commit_ms: i64, now_ms: i64) -> bool {
         return false;
     }
     LAST_RELEASE_MS.store(now_ms, Ordering::Relaxed);
-    match RELEASE.get() {
-        Some(release) => release(),
-        None => trim_glibc(),
-    }
+    trim_glibc();
     true
+}
+
+/// Releases free heap pages now: an explicit `_refresh` has made everything written so far
+/// searchable, which is how a bulk load ends, and the buffers its segments were built in are free.
+pub fn release_now(now_ms: i64) {
+    LAST_RELEASE_MS.store(now_ms, Ordering::Relaxed);
+    trim_glibc();
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
