@@ -974,6 +974,10 @@ pub(super) fn collect(
         max_score: None,
     };
     let mut max_score = f32::NEG_INFINITY;
+    // The first sort level's value at the bar of an earlier segment whose page filled: a doc
+    // past it cannot be among the shard's first `window`, whatever its segment (a page deep
+    // in a many-segment index then costs about one page, not one per segment).
+    let mut carried_bar: Option<u64> = None;
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         let readers = Arc::new(
             levels
@@ -1155,6 +1159,7 @@ pub(super) fn collect(
                 _ => f32::NEG_INFINITY,
             }
         };
+        let scan_ascending = scan.as_ref().map(|s| s.1);
         if let Some((col, ascending, field, ty)) = scan {
             use tantivy::{DocSet, TERMINATED};
             // The first `search_after` value's class, and its raw value when present.
@@ -1165,10 +1170,15 @@ pub(super) fn collect(
             // The bar's raw value when it is a present one: only values at or beyond it
             // (ties may still win on `_seq_no`) can enter.
             let bar_raw = || {
-                bar_key
+                let own = bar_key
                     .get()
                     .filter(|k| k >> 96 == PRESENT >> 96)
-                    .map(|k| raw_of(k, ascending))
+                    .map(|k| raw_of(k, ascending));
+                match (own, carried_bar) {
+                    (Some(a), Some(b)) if ascending => Some(a.min(b)),
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                }
             };
             let mut scorer = weight.scorer(reader, 1.0)?;
             if plan.match_all {
@@ -1266,6 +1276,16 @@ pub(super) fn collect(
             weight.for_each(reader, &mut |doc, score| {
                 on_doc(doc, score);
             })?;
+        }
+        if let Some(ascending) = scan_ascending {
+            if let Some(own) = bar_key.get().filter(|k| k >> 96 == PRESENT >> 96) {
+                let own = raw_of(own, ascending);
+                carried_bar = Some(match carried_bar {
+                    Some(b) if ascending => b.min(own),
+                    Some(b) => b.max(own),
+                    None => own,
+                });
+            }
         }
         out.count += count;
         max_score = max_score.max(seg_max);
