@@ -651,9 +651,9 @@ fn prune(
 mod tests {
     use super::*;
     use crate::query::combine::{DisMaxQuery, SumQuery};
-    use tantivy::indexer::NoMergePolicy;
+
     use tantivy::schema::{Schema, STRING, TEXT};
-    use tantivy::{doc, Index, IndexWriter, Searcher};
+    use tantivy::{doc, Index, Searcher};
 
     use crate::util::test_support::{exhaustive, Rng};
 
@@ -664,8 +664,7 @@ mod tests {
         let title = sb.add_text_field("title", TEXT);
         let id = sb.add_text_field("id", STRING);
         let index = Index::create_in_ram(sb.build());
-        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut w = crate::util::test_support::segment_writer(&index);
         let mut rng = Rng(seed | 1);
         let mut n = 0;
         for _ in 0..3 {

@@ -471,14 +471,13 @@ mod tests {
     #[test]
     fn minimum_should_match_sums_in_double_whatever_the_segments() {
         use super::super::lucene_term::LuceneTermQuery;
-        use tantivy::indexer::NoMergePolicy;
+
         use tantivy::schema::{Schema, TEXT};
-        use tantivy::{doc, Index, IndexWriter};
+        use tantivy::{doc, Index};
         let mut sb = Schema::builder();
         let body = sb.add_text_field("body", TEXT);
         let index = Index::create_in_ram(sb.build());
-        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut w = crate::util::test_support::segment_writer(&index);
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move |n: u64| {
             x ^= x << 13;

@@ -783,10 +783,10 @@ pub fn is_constant(q: &dyn Query) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tantivy::indexer::NoMergePolicy;
+
     use tantivy::query::{ExistsQuery, RegexQuery};
     use tantivy::schema::{Schema, FAST, STRING};
-    use tantivy::{Index, IndexWriter, Searcher, TantivyDocument};
+    use tantivy::{Index, Searcher, TantivyDocument};
 
     use crate::util::test_support::Rng;
 
@@ -803,8 +803,7 @@ mod tests {
         let single = sb.add_text_field("single", STRING | FAST);
         let num = sb.add_i64_field("num", FAST);
         let index = Index::create_in_ram(sb.build());
-        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut w = crate::util::test_support::segment_writer(&index);
         let mut rng = Rng(seed | 1);
         let word = |rng: &mut Rng| {
             let p = ["py", "python3-", "python3-a", "lib", "x"][rng.below(5) as usize];

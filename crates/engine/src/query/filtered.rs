@@ -255,10 +255,10 @@ mod tests {
     use crate::query::constant::ConstantQuery;
     use crate::query::lucene_term::LuceneTermQuery;
     use std::ops::Bound;
-    use tantivy::indexer::NoMergePolicy;
+
     use tantivy::query::{BooleanQuery, RangeQuery};
     use tantivy::schema::{Schema, FAST, INDEXED, STRING, TEXT};
-    use tantivy::{doc, Index, IndexWriter, Searcher};
+    use tantivy::{doc, Index, Searcher};
 
     use crate::util::test_support::{exhaustive, Hits, Rng};
 
@@ -270,8 +270,7 @@ mod tests {
         let size = sb.add_i64_field("size", FAST | INDEXED);
         let id = sb.add_text_field("id", STRING);
         let index = Index::create_in_ram(sb.build());
-        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let mut w = crate::util::test_support::segment_writer(&index);
         let mut rng = Rng(seed | 1);
         let mut n = 0;
         for _ in 0..3 {

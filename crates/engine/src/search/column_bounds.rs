@@ -77,14 +77,14 @@ fn build(col: &Column<u64>, max_doc: u32) -> Bounds {
 mod tests {
     use super::*;
     use tantivy::schema::{Schema, FAST, INDEXED};
-    use tantivy::{doc, Index, IndexWriter};
+    use tantivy::{doc, Index};
 
     #[test]
     fn every_value_lies_within_its_runs_bounds() {
         let mut sb = Schema::builder();
         let f = sb.add_i64_field("n", FAST | INDEXED);
         let index = Index::create_in_ram(sb.build());
-        let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
+        let mut w = crate::util::test_support::segment_writer(&index);
         let mut rng = crate::util::test_support::Rng(7);
         let mut values = Vec::new();
         for _ in 0..500 {

@@ -84,7 +84,7 @@ fn build(col: &Column<u64>, max_doc: u32) -> ValueOrder {
 mod tests {
     use super::*;
     use tantivy::schema::{Schema, FAST};
-    use tantivy::{doc, Index, IndexWriter};
+    use tantivy::{doc, Index};
 
     #[test]
     fn docs_come_by_value_and_ranks_count_below() {
@@ -92,7 +92,7 @@ mod tests {
             let mut sb = Schema::builder();
             let f = sb.add_i64_field("n", FAST);
             let index = Index::create_in_ram(sb.build());
-            let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
+            let mut w = crate::util::test_support::segment_writer(&index);
             let mut rng = crate::util::test_support::Rng(11);
             let mut values = Vec::new();
             for _ in 0..700 {

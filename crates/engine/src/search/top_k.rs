@@ -1322,10 +1322,10 @@ mod tests {
         use crate::query::constant::{ColumnExistsQuery, ConstantQuery};
         use crate::query::Q;
         use crate::search::sort::{Missing, SortField, SortSpec};
-        use tantivy::indexer::NoMergePolicy;
+
         use tantivy::query::{AllQuery, EnableScoring, Query, RangeQuery, TermSetQuery};
         use tantivy::schema::{Schema, FAST, INDEXED, STRING};
-        use tantivy::{Index, IndexWriter, Searcher, TantivyDocument, Term};
+        use tantivy::{Index, Searcher, TantivyDocument, Term};
 
         use crate::util::test_support::Rng;
 
@@ -1341,8 +1341,7 @@ mod tests {
             // Few values: pages decided by `_seq_no` among ties.
             let t = sb.add_i64_field("t", FAST);
             let index = Index::create_in_ram(sb.build());
-            let mut w: IndexWriter = index.writer_with_num_threads(1, 20_000_000).unwrap();
-            w.set_merge_policy(Box::new(NoMergePolicy));
+            let mut w = crate::util::test_support::segment_writer(&index);
             let mut rng = Rng(seed | 1);
             let total = 6000u64;
             // A permutation of 0..total: mostly increasing runs, some reversed, some shuffled.

@@ -1,9 +1,16 @@
 //! What the randomized tests share: a seeded generator (xorshift64: the same seed builds the
-//! same index on every run and machine, so a failing seed can be replayed) and the exhaustive
-//! top-k the fast paths are checked against.
+//! same index on every run and machine, so a failing seed can be replayed), a writer whose
+//! commits stay separate segments, and the exhaustive top-k the fast paths are checked against.
 
 use tantivy::query::{EnableScoring, Query};
 use tantivy::Searcher;
+
+/// A one-thread writer that never merges: each commit is a segment of its own.
+pub fn segment_writer(index: &tantivy::Index) -> tantivy::IndexWriter {
+    let w = index.writer_with_num_threads(1, 20_000_000).unwrap();
+    w.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
+    w
+}
 
 pub struct Rng(pub u64);
 
