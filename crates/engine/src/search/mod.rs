@@ -578,8 +578,12 @@ fn execute_paged(
     candidates.truncate(req.size);
     candidates.sort_unstable_by(cmp);
     if let Some(cursors) = cursors {
-        for c in &candidates {
-            cursors[c.shard] = Some(Cursor::of(c));
+        // Each shard's cursor moves to its last hit on the page: only that one's values are read.
+        let mut moved = vec![false; cursors.len()];
+        for c in candidates.iter().rev() {
+            if !std::mem::replace(&mut moved[c.shard], true) {
+                cursors[c.shard] = Some(Cursor::of(c));
+            }
         }
     }
     let query_took = millis(started) - phase_took.dfs_pre_query;
