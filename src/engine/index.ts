@@ -74,7 +74,11 @@ export class Engine {
     return this.inner.clusterUuid;
   }
 
-  /** `body` may be the chunks a request body arrived in: the engine joins them on its pool. */
+  /**
+   * `body` may be the chunks a request body arrived in: the engine joins them on its pool, and
+   * the call consumes them (each chunk that is a whole ArrayBuffer is detached, its memory freed,
+   * when the promise settles). A single Buffer is only read.
+   */
   execute(action: string, params: EngineParams, body?: Buffer | readonly Buffer[]): Promise<EngineResponse> {
     try {
       return this.inner.execute(action, JSON.stringify(params), body ?? null).then(undefined, rethrowEngineError);

