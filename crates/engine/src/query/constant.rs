@@ -376,7 +376,7 @@ impl Scorer for ExistsDocs {
     }
 }
 
-fn count_alive(words: &[u64], alive: &tantivy::fastfield::AliveBitSet) -> u32 {
+pub(crate) fn count_alive(words: &[u64], alive: &tantivy::fastfield::AliveBitSet) -> u32 {
     let mut n = 0;
     for (i, &w) in words.iter().enumerate() {
         let mut w = w;
@@ -603,7 +603,12 @@ impl Weight for ColumnRangeWeight {
     fn scorer(&self, reader: &SegmentReader, _boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         use tantivy::columnar::ColumnType;
         let col = reader.fast_fields().u64_lenient_for_type(
-            Some(&[ColumnType::U64, ColumnType::I64, ColumnType::F64]),
+            Some(&[
+                ColumnType::U64,
+                ColumnType::I64,
+                ColumnType::F64,
+                ColumnType::DateTime,
+            ]),
             &self.field,
         )?;
         let Some((col, _)) = col else {
@@ -626,6 +631,48 @@ impl Weight for ColumnRangeWeight {
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         self.fallback.explain(reader, doc)
     }
+
+    /// A single-valued column counts from its value order (`search::column_order`, built once
+    /// per segment and shared with sorts): two binary searches, then an alive check per match
+    /// where the segment has deletions. Counting a range on npm's `downloads_a_month` (15k of
+    /// 227k docs) by scanning the column cost 0.9 ms per request.
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        use tantivy::columnar::ColumnType;
+        let col = reader.fast_fields().u64_lenient_for_type(
+            Some(&[
+                ColumnType::U64,
+                ColumnType::I64,
+                ColumnType::F64,
+                ColumnType::DateTime,
+            ]),
+            &self.field,
+        )?;
+        let Some((col, ty)) = col else {
+            return Ok(0);
+        };
+        if col.get_cardinality().is_multivalue() {
+            return count_scored(self, reader);
+        }
+        let order = crate::search::column_order::value_order(reader, &self.field, ty, &col);
+        let from = order.rank(&col, *self.range.start(), false);
+        let to = order.rank(&col, *self.range.end(), true);
+        if from >= to {
+            return Ok(0);
+        }
+        Ok(match reader.alive_bitset() {
+            None => (to - from) as u32,
+            Some(alive) => (from..to).filter(|&i| alive.is_alive(order.doc(i))).count() as u32,
+        })
+    }
+}
+
+/// What `Weight::count` does by default: every match of the scorer, alive ones only.
+fn count_scored(weight: &dyn Weight, reader: &SegmentReader) -> tantivy::Result<u32> {
+    let mut scorer = weight.scorer(reader, 1.0)?;
+    Ok(match reader.alive_bitset() {
+        Some(alive) => scorer.count(alive),
+        None => scorer.count_including_deleted(),
+    })
 }
 
 /// Fewest docs read at a time after a doc asked about alone, and most.
@@ -802,6 +849,13 @@ mod tests {
         let multi = sb.add_text_field("multi", STRING | FAST);
         let single = sb.add_text_field("single", STRING | FAST);
         let num = sb.add_i64_field("num", FAST);
+        let when = sb.add_date_field(
+            "when",
+            tantivy::schema::DateOptions::default()
+                .set_fast()
+                .set_indexed()
+                .set_precision(tantivy::schema::DateTimePrecision::Milliseconds),
+        );
         let index = Index::create_in_ram(sb.build());
         let mut w = crate::util::test_support::segment_writer(&index);
         let mut rng = Rng(seed | 1);
@@ -822,6 +876,10 @@ mod tests {
                 }
                 if rng.below(2) > 0 {
                     d.add_i64(num, rng.below(100) as i64);
+                }
+                if rng.below(3) > 0 {
+                    let ms = rng.below(200) as i64 * 1000 - 100_000;
+                    d.add_date(when, tantivy::DateTime::from_timestamp_millis(ms));
                 }
                 w.add_document(d).unwrap();
                 n += 1;
@@ -890,8 +948,9 @@ mod tests {
     fn column_range_matches_the_range_query() {
         use std::ops::Bound::*;
         use tantivy::query::RangeQuery;
-        for seed in [21, 4711] {
-            let s = index(seed);
+        // With deletions, and without (the count from the value order alone).
+        for (seed, deletes) in [(21, 300), (4711, 300), (8, 0)] {
+            let s = index_with(seed, deletes);
             let f = s.schema().get_field("num").unwrap();
             let t = |v: i64| Term::from_field_i64(f, v);
             let raw = |v: i64| tantivy::i64_to_u64(v);
@@ -932,6 +991,41 @@ mod tests {
                         assert_eq!(got, expect, "{lo}..{hi} seek {target}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn column_range_on_dates_matches_the_range_query() {
+        use std::ops::Bound::*;
+        use tantivy::query::RangeQuery;
+        for (seed, deletes) in [(31, 300), (6, 0)] {
+            let s = index_with(seed, deletes);
+            let f = s.schema().get_field("when").unwrap();
+            let t =
+                |ms: i64| Term::from_field_date(f, tantivy::DateTime::from_timestamp_millis(ms));
+            let raw = |ms: i64| {
+                tantivy::i64_to_u64(
+                    tantivy::DateTime::from_timestamp_millis(ms).into_timestamp_nanos(),
+                )
+            };
+            for (lo, hi) in [
+                (-100_000, 0),
+                (-3_500, 42_000),
+                (7_000, 7_000),
+                (99_000, 500_000),
+            ] {
+                let range = || RangeQuery::new(Included(t(lo)), Included(t(hi)));
+                let q = ColumnRangeQuery::new(
+                    "when",
+                    Included(raw(lo)),
+                    Included(raw(hi)),
+                    Box::new(range()),
+                )
+                .unwrap();
+                let got = docs(&s, &q);
+                assert_eq!(got, docs(&s, &range()), "{lo}..={hi}");
+                assert!(lo > 50_000 || !got.is_empty());
             }
         }
     }

@@ -15,6 +15,7 @@ pub mod lucene_term;
 pub(crate) mod multi_term;
 pub mod phrase;
 mod query_string;
+pub mod term_union;
 pub mod terms_set;
 mod text;
 
@@ -27,9 +28,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::index::schema::ID;
 use lucene_term::LuceneTermQuery;
-use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query, RegexQuery, TermSetQuery};
+use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query, RegexQuery};
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
+use term_union::TermUnionQuery;
 
 pub type Q = Box<dyn Query>;
 
@@ -112,7 +114,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Ids { values, boost } => {
             let f = cx.id_field();
             constant(
-                Box::new(TermSetQuery::new(
+                Box::new(TermUnionQuery::new(
                     values.iter().map(|v| Term::from_field_text(f, v)),
                 )),
                 *boost,
@@ -178,7 +180,7 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
         let text = values::text_of(value);
         let f = cx.id_field();
         return Ok(constant(
-            Box::new(TermSetQuery::new([Term::from_field_text(f, &text)])),
+            Box::new(TermUnionQuery::new([Term::from_field_text(f, &text)])),
             boost,
         ));
     }
@@ -214,7 +216,7 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
     if field == "_id" {
         let f = cx.id_field();
         return Ok(constant(
-            Box::new(TermSetQuery::new(
+            Box::new(TermUnionQuery::new(
                 vals.iter()
                     .map(|v| Term::from_field_text(f, &values::text_of(v))),
             )),
@@ -225,14 +227,16 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
         return Ok(none());
     };
     let set: Q = match fm.ty {
-        FieldType::Text | FieldType::Keyword => Box::new(TermSetQuery::new(vals.iter().map(|v| {
-            let text = values::text_of(v);
-            Term::from_field_text(
-                f,
-                &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
-            )
-        }))),
-        FieldType::Boolean => Box::new(TermSetQuery::new(
+        FieldType::Text | FieldType::Keyword => {
+            Box::new(TermUnionQuery::new(vals.iter().map(|v| {
+                let text = values::text_of(v);
+                Term::from_field_text(
+                    f,
+                    &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
+                )
+            })))
+        }
+        FieldType::Boolean => Box::new(TermUnionQuery::new(
             vals.iter()
                 .map(|v| values::boolean(cx, v).map(|b| Term::from_field_bool(f, b)))
                 .collect::<Result<Vec<_>>>()?,

@@ -374,11 +374,19 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
         }
     }
     let _ = all;
-    let numeric = matches!(
+    let on_column = matches!(
         fm.ty,
-        Long | Integer | Short | Byte | UnsignedLong | Double | Float | HalfFloat | ScaledFloat
+        Long | Integer
+            | Short
+            | Byte
+            | UnsignedLong
+            | Double
+            | Float
+            | HalfFloat
+            | ScaledFloat
+            | Date
     );
-    if numeric && cx.searcher.schema().get_field_entry(f).is_fast() {
+    if on_column && cx.searcher.schema().get_field_entry(f).is_fast() {
         // The column's order-preserving u64s, as tantivy's fast-field range reads them.
         let raw = |b: &Bound<Term>| -> Option<Bound<u64>> {
             let v = |t: &Term| {
@@ -386,6 +394,9 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
                 v.as_u64()
                     .or(v.as_i64().map(tantivy::i64_to_u64))
                     .or(v.as_f64().map(tantivy::f64_to_u64))
+                    .or(v
+                        .as_date()
+                        .map(|d| tantivy::i64_to_u64(d.into_timestamp_nanos())))
             };
             Some(match b {
                 Bound::Included(t) => Bound::Included(v(t)?),

@@ -13,21 +13,21 @@ use tantivy::index::SegmentId;
 use tantivy::{DocId, SegmentReader};
 
 /// The docs with a value, by value then doc id.
-pub(super) struct ValueOrder {
+pub(crate) struct ValueOrder {
     docs: Vec<DocId>,
 }
 
 impl ValueOrder {
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.docs.len()
     }
 
-    pub(super) fn doc(&self, i: usize) -> DocId {
+    pub(crate) fn doc(&self, i: usize) -> DocId {
         self.docs[i]
     }
 
     /// How many docs have a value below `v` (`or_equal`: at most `v`).
-    pub(super) fn rank(&self, col: &Column<u64>, v: u64, or_equal: bool) -> usize {
+    pub(crate) fn rank(&self, col: &Column<u64>, v: u64, or_equal: bool) -> usize {
         self.docs.partition_point(|&d| {
             let x = value(col, d);
             x < v || (or_equal && x == v)
@@ -45,7 +45,7 @@ static CACHE: SegmentCache<(SegmentId, String, ColumnType), ValueOrder> =
     SegmentCache::new(16 << 20);
 
 /// The order of `col`, the single-valued `ty` column of `field` in `reader`'s segment.
-pub(super) fn value_order(
+pub(crate) fn value_order(
     reader: &SegmentReader,
     field: &str,
     ty: ColumnType,

@@ -4,7 +4,7 @@
 //! of `_source` for the final page.
 
 mod column_bounds;
-mod column_order;
+pub(crate) mod column_order;
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
