@@ -12,6 +12,7 @@ pub mod raw_source;
 pub mod request;
 pub mod sort;
 pub mod suggest;
+mod term_strings;
 mod timeout;
 mod top_k;
 

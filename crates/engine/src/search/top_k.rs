@@ -13,7 +13,7 @@
 
 use super::sort::{compare, Missing, Mode, SortField, SortSpec, SortValue};
 use super::Candidate;
-use super::{column_bounds, column_order};
+use super::{column_bounds, column_order, term_strings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
@@ -143,6 +143,10 @@ enum Source {
         col: StrColumn,
         max: bool,
         multi: bool,
+        segment: tantivy::index::SegmentId,
+        field: String,
+        /// The dictionary decoded whole, once a value is printed (`term_strings`).
+        strings: std::sync::OnceLock<Option<Arc<Option<term_strings::TermStrings>>>>,
     },
     /// The segment has no values for the field.
     Absent,
@@ -404,6 +408,9 @@ impl KeyReader {
                     multi: col.ords().get_cardinality().is_multivalue(),
                     col,
                     max: spec.effective_mode() == Mode::Max,
+                    segment: reader.segment_id(),
+                    field: field.to_string(),
+                    strings: std::sync::OnceLock::new(),
                 },
                 None => Source::Absent,
             },
@@ -467,7 +474,9 @@ impl KeyReader {
                     }
                 }
             }
-            Source::Str { col, max, multi } => {
+            Source::Str {
+                col, max, multi, ..
+            } => {
                 let ords = col.ords();
                 if !multi {
                     ords.first(doc)
@@ -507,8 +516,23 @@ impl KeyReader {
                 Some(raw) => decode(raw, *ty),
                 None => self.missing_value.clone(),
             },
-            Source::Str { col, .. } => match self.raw(doc) {
+            Source::Str {
+                col,
+                segment,
+                field,
+                strings,
+                ..
+            } => match self.raw(doc) {
                 Some(ord) => {
+                    let decoded =
+                        strings.get_or_init(|| term_strings::term_strings(*segment, field, col));
+                    if let Some(s) = decoded
+                        .as_deref()
+                        .and_then(Option::as_ref)
+                        .and_then(|t| t.get(ord))
+                    {
+                        return Ok(SortValue::Str(s.to_string()));
+                    }
                     let mut s = String::new();
                     if col.ord_to_str(ord, &mut s)? {
                         SortValue::Str(s)
@@ -1029,7 +1053,7 @@ pub(super) fn collect(
                 }
             }
         }
-        // `match_all`, or a query that counts apart (`plan.prune`), sorted first on a
+        // `match_all`, or a query that counts apart (`plan.prune`, `plan.constant`), sorted first on a
         // single-valued number, missing values last: the column is scanned for the values that
         // can still enter the page (Lucene skips with the points instead), and only those docs
         // are asked whether they match; the count is the segment's alive docs, or the weight's
@@ -1038,7 +1062,7 @@ pub(super) fn collect(
         // or before the `search_after` values.
         let mut scan = match (
             readers.first(),
-            (plan.match_all || plan.prune) && window > 0,
+            (plan.match_all || plan.prune || plan.constant) && window > 0,
         ) {
             (Some(r), true) if !plan.track_max_score && r.missing_key == MISSING_LAST => {
                 match (&r.source, &levels[0]) {
@@ -1161,6 +1185,7 @@ pub(super) fn collect(
         };
         let scan_ascending = scan.as_ref().map(|s| s.1);
         if let Some((col, ascending, field, ty)) = scan {
+            use crate::query::constant::{BitDocs, ConstantScorer};
             use tantivy::{DocSet, TERMINATED};
             // The first `search_after` value's class, and its raw value when present.
             let after_first = after.as_ref().and_then(|a| a.first().copied());
@@ -1181,9 +1206,29 @@ pub(super) fn collect(
                 }
             };
             let mut scorer = weight.scorer(reader, 1.0)?;
-            if plan.match_all {
-                // The match_all score, as its scorer gives it.
-                let score = scorer.score();
+            // The docs to walk in value order: all of them (`match_all`), or the matches of a
+            // constant-score query gathered into a bitset first (one pass over its docs, which
+            // the density check has bounded from below), every one scoring the same.
+            let walk = if plan.match_all {
+                Some((scorer.score(), None))
+            } else if let Some(c) = scorer.downcast_ref::<ConstantScorer>() {
+                let score = c.score_of_all();
+                let mut words = BitDocs::empty(reader.max_doc());
+                let mut doc = scorer.doc();
+                while doc != TERMINATED {
+                    words[(doc / 64) as usize] |= 1 << (doc % 64);
+                    doc = scorer.advance();
+                }
+                Some((score, Some(words)))
+            } else {
+                None
+            };
+            if let Some((score, members)) = walk {
+                let member = |doc: DocId| {
+                    members
+                        .as_ref()
+                        .is_none_or(|w| w[(doc / 64) as usize] & (1 << (doc % 64)) != 0)
+                };
                 let order = column_order::value_order(reader, field, ty, &col);
                 // From the first value the `search_after` values let through, toward worse
                 // values, until one is past the bar. Missing last: a `search_after` past the
@@ -1194,6 +1239,9 @@ pub(super) fn collect(
                         let from = after_raw.map_or(0, |a| order.rank(&col, a, false));
                         for i in from..order.len() {
                             let doc = order.doc(i);
+                            if !member(doc) {
+                                continue;
+                            }
                             if bar_raw().is_some_and(|b| column_order::value(&col, doc) > b) {
                                 break;
                             }
@@ -1203,6 +1251,9 @@ pub(super) fn collect(
                         let to = after_raw.map_or(order.len(), |a| order.rank(&col, a, true));
                         for i in (0..to).rev() {
                             let doc = order.doc(i);
+                            if !member(doc) {
+                                continue;
+                            }
                             if bar_raw().is_some_and(|b| column_order::value(&col, doc) < b) {
                                 break;
                             }
@@ -1214,7 +1265,7 @@ pub(super) fn collect(
                 // while the page has room.
                 if order.len() < reader.max_doc() as usize && bar_raw().is_none() {
                     for doc in 0..reader.max_doc() {
-                        if !col.index.has_value(doc) {
+                        if member(doc) && !col.index.has_value(doc) {
                             on_doc(doc, score);
                         }
                     }
@@ -1494,6 +1545,31 @@ mod tests {
                     Term::from_field_text(k, "v0"),
                     Term::from_field_text(k, "v4"),
                 ])),
+                // Constant-score wrapped: a sorted pass walks their matches in value order.
+                Box::new(ConstantQuery::new(
+                    Box::new(TermSetQuery::new([
+                        Term::from_field_text(k, "v0"),
+                        Term::from_field_text(k, "v4"),
+                    ])),
+                    1.0,
+                )),
+                {
+                    use std::ops::Bound::Included;
+                    let n = s.schema().get_field("n").unwrap();
+                    let (lo, hi) = (200i64, 850i64);
+                    let fallback = RangeQuery::new(
+                        Included(Term::from_field_i64(n, lo)),
+                        Included(Term::from_field_i64(n, hi)),
+                    );
+                    let range = crate::query::constant::ColumnRangeQuery::new(
+                        "n",
+                        Included(tantivy::i64_to_u64(lo)),
+                        Included(tantivy::i64_to_u64(hi)),
+                        Box::new(fallback),
+                    )
+                    .unwrap();
+                    Box::new(ConstantQuery::new(Box::new(range), 2.0))
+                },
                 Box::new(AllQuery),
             ]
         }
@@ -1553,7 +1629,8 @@ mod tests {
                                     prune: prune && !is_all,
                                     count_up_to: Some(u64::MAX),
                                     match_all: prune && is_all,
-                                    constant: false,
+                                    constant: prune
+                                        && crate::query::constant::is_constant(q.as_ref()),
                                 };
                                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
                                 let mut c = top.candidates;
