@@ -12,6 +12,7 @@
 //! Unsafe: raw N-API calls, each on the JS thread, noted per function.
 #![allow(unsafe_code)]
 
+use crate::completion::check;
 use napi::bindgen_prelude::*;
 use napi::sys;
 use std::borrow::Cow;
@@ -35,17 +36,6 @@ struct Chunk {
 // ArrayBuffer's backing store never moves, and nothing detaches it before `release`); the
 // references themselves are only touched on the JS thread.
 unsafe impl Send for LentBody {}
-
-fn check(status: sys::napi_status, what: &str) -> Result<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(Error::new(
-            Status::InvalidArg,
-            format!("{what} failed ({status})"),
-        ))
-    }
-}
 
 impl LentBody {
     /// JS thread: holds `value`, a Buffer or an array of Buffers.

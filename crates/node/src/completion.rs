@@ -108,7 +108,7 @@ pub struct Pending {
 // SAFETY: see `Done`.
 unsafe impl Send for Pending {}
 
-fn check(status: sys::napi_status, what: &str) -> Result<()> {
+pub(crate) fn check(status: sys::napi_status, what: &str) -> Result<()> {
     if status == sys::Status::napi_ok {
         Ok(())
     } else {
