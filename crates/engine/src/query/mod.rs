@@ -292,14 +292,13 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
         }
     };
     let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
-    let terms: Q = Box::new(RegexQuery::from_pattern(&re, f)?);
     if doc_values && !ci {
         return Ok(constant(
-            Box::new(constant::KeywordPrefixQuery::new(field, value, terms)),
+            Box::new(constant::KeywordPrefixQuery::new(field, value, f, re)),
             boost,
         ));
     }
-    Ok(constant(terms, boost))
+    Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost))
 }
 
 /// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
