@@ -14,6 +14,7 @@
 //! the collector's threshold (with a relative margin far wider than float rounding).
 
 use super::combine::{DisMaxQuery, SumQuery};
+use super::constant::BitDocs;
 use super::filtered::FilteredQuery;
 use super::lucene_term::{LuceneTermQuery, LuceneTermScorer, LuceneTermWeight};
 use super::wrappers::BoostedQuery;
@@ -187,51 +188,14 @@ impl PruneNode {
 
     /// The alive docs matching any leaf: the postings marked in a bitset, no scorer built.
     pub(crate) fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        let bits = self.docs(reader)?;
-        Ok(match reader.alive_bitset() {
-            None => bits.iter().map(|w| w.count_ones()).sum(),
-            Some(alive) => {
-                let mut n = 0;
-                for (i, &w) in bits.iter().enumerate() {
-                    let mut w = w;
-                    while w != 0 {
-                        let d = i as u32 * 64 + w.trailing_zeros();
-                        n += alive.is_alive(d) as u32;
-                        w &= w - 1;
-                    }
-                }
-                n
-            }
-        })
+        Ok(BitDocs::count_alive_in(&self.docs(reader)?, reader))
     }
 
-    /// The docs (deleted ones too) matching any leaf, as bitset words: the postings marked,
-    /// no scorer built.
+    /// The docs (deleted ones too) matching any leaf, as bitset words.
     pub(crate) fn docs(&self, reader: &SegmentReader) -> tantivy::Result<Vec<u64>> {
         let mut terms = Vec::new();
         self.terms(&mut terms);
-        let mut bits = vec![0u64; (reader.max_doc() as usize).div_ceil(64)];
-        for term in terms {
-            let inverted = reader.inverted_index(term.field())?;
-            let Some(mut block) = inverted.read_block_postings(term, IndexRecordOption::Basic)?
-            else {
-                continue;
-            };
-            let total = block.doc_freq() as usize;
-            let mut seen = 0;
-            while seen < total {
-                let docs = block.docs();
-                if docs.is_empty() {
-                    break;
-                }
-                for &d in docs {
-                    bits[(d / 64) as usize] |= 1 << (d % 64);
-                }
-                seen += docs.len();
-                block.advance();
-            }
-        }
-        Ok(bits)
+        BitDocs::of_postings(reader, terms)
     }
 }
 

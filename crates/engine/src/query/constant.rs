@@ -132,6 +132,57 @@ impl BitDocs {
         vec![0u64; (max_doc as usize).div_ceil(64)]
     }
 
+    /// Marks `doc` in bitset words.
+    #[inline]
+    pub(crate) fn insert(words: &mut [u64], doc: DocId) {
+        words[(doc / 64) as usize] |= 1 << (doc % 64);
+    }
+
+    /// Whether `doc` is marked in bitset words.
+    #[inline]
+    pub(crate) fn contains(words: &[u64], doc: DocId) -> bool {
+        words[(doc / 64) as usize] & (1 << (doc % 64)) != 0
+    }
+
+    /// The docs (deleted ones too) holding any of `terms`, as bitset words: their postings
+    /// read a block at a time, no scorer built.
+    pub(crate) fn of_postings<'a>(
+        reader: &SegmentReader,
+        terms: impl IntoIterator<Item = &'a Term>,
+    ) -> tantivy::Result<Vec<u64>> {
+        let mut words = BitDocs::empty(reader.max_doc());
+        for term in terms {
+            let inverted = reader.inverted_index(term.field())?;
+            let Some(mut block) =
+                inverted.read_block_postings(term, tantivy::schema::IndexRecordOption::Basic)?
+            else {
+                continue;
+            };
+            let total = block.doc_freq() as usize;
+            let mut seen = 0;
+            while seen < total {
+                let docs = block.docs();
+                if docs.is_empty() {
+                    break;
+                }
+                for &d in docs {
+                    BitDocs::insert(&mut words, d);
+                }
+                seen += docs.len();
+                block.advance();
+            }
+        }
+        Ok(words)
+    }
+
+    /// How many of the docs marked in `words` are alive in `reader`'s segment.
+    pub(crate) fn count_alive_in(words: &[u64], reader: &SegmentReader) -> u32 {
+        match reader.alive_bitset() {
+            None => words.iter().map(|w| w.count_ones()).sum(),
+            Some(alive) => count_alive(words, alive),
+        }
+    }
+
     pub(crate) fn new(words: Vec<u64>) -> BitDocs {
         let len = words.iter().map(|w| w.count_ones()).sum();
         let mut s = BitDocs {
@@ -241,7 +292,7 @@ struct ColumnExistsWeight {
 impl ColumnExistsWeight {
     fn docs(&self, reader: &SegmentReader) -> tantivy::Result<BitDocs> {
         let mut words = BitDocs::empty(reader.max_doc());
-        let mut set = |d: DocId| words[(d / 64) as usize] |= 1 << (d % 64);
+        let mut set = |d: DocId| BitDocs::insert(&mut words, d);
         for handle in reader.fast_fields().dynamic_column_handles(&self.field)? {
             let column = handle.open()?;
             match column.column_index() {
@@ -512,8 +563,7 @@ impl KeywordPrefixWeight {
             );
             let (from, to) = (order.rank(ords, lo, false), order.rank(ords, hi, false));
             for i in from..to {
-                let d = order.doc(i);
-                words[(d / 64) as usize] |= 1 << (d % 64);
+                BitDocs::insert(&mut words, order.doc(i));
             }
             return Ok(Some(words));
         }
@@ -524,7 +574,7 @@ impl KeywordPrefixWeight {
             ords.get_docids_for_value_range(lo..=hi, 0..reader.max_doc(), &mut ids);
         }
         for d in ids {
-            words[(d / 64) as usize] |= 1 << (d % 64);
+            BitDocs::insert(&mut words, d);
         }
         Ok(Some(words))
     }
@@ -544,10 +594,7 @@ impl Weight for KeywordPrefixWeight {
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
         match self.by_column(reader)? {
-            Some(docs) => Ok(match reader.alive_bitset() {
-                None => docs.len,
-                Some(alive) => count_alive(&docs.words, alive),
-            }),
+            Some(docs) => Ok(BitDocs::count_alive_in(&docs.words, reader)),
             None => self.fallback(reader)?.count(reader),
         }
     }
@@ -1062,7 +1109,7 @@ mod tests {
     fn bit_docs_seek_and_fill() {
         let mut words = BitDocs::empty(300);
         for d in [0u32, 1, 63, 64, 130, 299] {
-            words[(d / 64) as usize] |= 1 << (d % 64);
+            BitDocs::insert(&mut words, d);
         }
         let mut b = BitDocs::new(words.clone());
         assert_eq!(b.doc(), 0);

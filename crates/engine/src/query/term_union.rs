@@ -7,14 +7,12 @@
 //! dictionary on its own, as Lucene's `TermInSetQuery` seeks them, and its postings are read a
 //! block at a time into a bitset of the segment's docs.
 
-use super::constant::{count_alive, BitDocs};
+use super::constant::BitDocs;
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentReader, Term};
 
 #[derive(Clone, Debug)]
 pub struct TermUnionQuery {
-    field: Option<Field>,
     /// Sorted, without repeats.
     terms: Vec<Term>,
 }
@@ -26,17 +24,13 @@ impl TermUnionQuery {
         terms.sort_unstable();
         terms.dedup();
         debug_assert!(terms.windows(2).all(|w| w[0].field() == w[1].field()));
-        TermUnionQuery {
-            field: terms.first().map(Term::field),
-            terms,
-        }
+        TermUnionQuery { terms }
     }
 }
 
 impl Query for TermUnionQuery {
     fn weight(&self, _scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         Ok(Box::new(TermUnionWeight {
-            field: self.field,
             terms: self.terms.clone(),
         }))
     }
@@ -49,53 +43,28 @@ impl Query for TermUnionQuery {
 }
 
 struct TermUnionWeight {
-    field: Option<Field>,
     terms: Vec<Term>,
-}
-
-impl TermUnionWeight {
-    /// One bit per doc of the segment holding a term, deleted docs included.
-    fn words(&self, reader: &SegmentReader) -> tantivy::Result<Vec<u64>> {
-        let mut words = BitDocs::empty(reader.max_doc());
-        let Some(field) = self.field else {
-            return Ok(words);
-        };
-        let index = reader.inverted_index(field)?;
-        for term in &self.terms {
-            let Some(mut block) = index.read_block_postings(term, IndexRecordOption::Basic)? else {
-                continue;
-            };
-            loop {
-                let docs = block.docs();
-                if docs.is_empty() {
-                    break;
-                }
-                for &d in docs {
-                    words[(d / 64) as usize] |= 1 << (d % 64);
-                }
-                block.advance();
-            }
-        }
-        Ok(words)
-    }
 }
 
 impl Weight for TermUnionWeight {
     fn scorer(&self, reader: &SegmentReader, _boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        Ok(Box::new(BitDocs::new(self.words(reader)?)))
+        Ok(Box::new(BitDocs::new(BitDocs::of_postings(
+            reader,
+            &self.terms,
+        )?)))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        super::positioned_on(Some(BitDocs::new(self.words(reader)?)), doc)?;
+        super::positioned_on(
+            Some(BitDocs::new(BitDocs::of_postings(reader, &self.terms)?)),
+            doc,
+        )?;
         Ok(Explanation::new("TermUnion", 1.0))
     }
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        let words = self.words(reader)?;
-        Ok(match reader.alive_bitset() {
-            Some(alive) => count_alive(&words, alive),
-            None => words.iter().map(|w| w.count_ones()).sum(),
-        })
+        let words = BitDocs::of_postings(reader, &self.terms)?;
+        Ok(BitDocs::count_alive_in(&words, reader))
     }
 }
 

@@ -149,7 +149,7 @@ enum Source {
         segment: tantivy::index::SegmentId,
         field: String,
         /// The dictionary decoded whole, once a value is printed (`term_strings`).
-        strings: std::sync::OnceLock<Option<Arc<Option<term_strings::TermStrings>>>>,
+        strings: std::sync::OnceLock<Option<Arc<term_strings::TermStrings>>>,
     },
     /// The segment has no values for the field.
     Absent,
@@ -529,11 +529,7 @@ impl KeyReader {
                 Some(ord) => {
                     let decoded =
                         strings.get_or_init(|| term_strings::term_strings(*segment, field, col));
-                    if let Some(s) = decoded
-                        .as_deref()
-                        .and_then(Option::as_ref)
-                        .and_then(|t| t.get(ord))
-                    {
+                    if let Some(s) = decoded.as_deref().and_then(|t| t.get(ord)) {
                         return Ok(SortValue::Str(s.to_string()));
                     }
                     let mut s = String::new();
@@ -1224,7 +1220,7 @@ pub(super) fn collect(
                 let mut words = BitDocs::empty(reader.max_doc());
                 let mut doc = scorer.doc();
                 while doc != TERMINATED {
-                    words[(doc / 64) as usize] |= 1 << (doc % 64);
+                    BitDocs::insert(&mut words, doc);
                     doc = scorer.advance();
                 }
                 Some((score, Some(words)))
@@ -1232,11 +1228,8 @@ pub(super) fn collect(
                 None
             };
             if let Some((score, members)) = walk {
-                let member = |doc: DocId| {
-                    members
-                        .as_ref()
-                        .is_none_or(|w| w[(doc / 64) as usize] & (1 << (doc % 64)) != 0)
-                };
+                let member =
+                    |doc: DocId| members.as_ref().is_none_or(|w| BitDocs::contains(w, doc));
                 let order = column_order::value_order(reader, field, ty, &col);
                 // From the first value the `search_after` values let through, toward worse
                 // values, until one is past the bar. Missing last: a `search_after` past the

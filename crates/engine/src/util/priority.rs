@@ -61,6 +61,7 @@ fn schedule_current_thread(nice: Option<i32>, slice_ns: u64) -> std::io::Result<
         // a sched_attr that lives across the call and whose `size` says how much to read.
         unsafe {
             let tid = libc::gettid();
+            let lowering = nice.is_some();
             let nice = match nice {
                 Some(n) => n,
                 None => {
@@ -92,6 +93,10 @@ fn schedule_current_thread(nice: Option<i32>, slice_ns: u64) -> std::io::Result<
             );
             if rc == 0 {
                 return Ok(());
+            }
+            // Only the slice was asked for: without sched_setattr there is nothing else to do.
+            if !lowering {
+                return Err(std::io::Error::last_os_error());
             }
             if libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, nice) != 0 {
                 return Err(std::io::Error::last_os_error());
