@@ -83,6 +83,11 @@ pub struct ConstantScorer {
 }
 
 impl ConstantScorer {
+    /// `docs`, every one scoring `score`.
+    pub(crate) fn new(docs: Box<dyn Scorer>, score: Score) -> Self {
+        ConstantScorer { docs, score }
+    }
+
     pub fn score_of_all(&self) -> Score {
         self.score
     }
@@ -893,13 +898,17 @@ pub(crate) fn unwrap_constant(mut s: Box<dyn Scorer>) -> Box<dyn Scorer> {
     }
 }
 
-/// Whether every match of `q` scores the same: a constant-score query, boosted or not.
-pub fn is_constant(q: &dyn Query) -> bool {
+/// Whether every match of `q` scores the same: a constant-score query, or a term on a field
+/// whose every posting scores alike (`LuceneTermQuery::scores_uniformly`), boosted or not.
+pub fn is_constant(q: &dyn Query, schema: &tantivy::schema::Schema) -> bool {
     if q.downcast_ref::<ConstantQuery>().is_some() {
         return true;
     }
+    if let Some(t) = q.downcast_ref::<super::lucene_term::LuceneTermQuery>() {
+        return t.scores_uniformly(schema);
+    }
     q.downcast_ref::<super::wrappers::BoostedQuery>()
-        .is_some_and(|b| is_constant(b.inner()))
+        .is_some_and(|b| is_constant(b.inner(), schema))
 }
 
 #[cfg(test)]

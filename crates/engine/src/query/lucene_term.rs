@@ -242,6 +242,19 @@ impl LuceneTermQuery {
         self.doc_freq = Some(df);
         self
     }
+
+    /// Whether every doc holding the term scores the same: its field keeps neither freqs nor
+    /// norms (a keyword), so BM25 sees freq 1 and one length everywhere, as Lucene does for a
+    /// field indexed with docs only and `norms: false`.
+    pub fn scores_uniformly(&self, schema: &tantivy::schema::Schema) -> bool {
+        uniform_field(schema, self.term.field())
+    }
+}
+
+fn uniform_field(schema: &tantivy::schema::Schema, field: tantivy::schema::Field) -> bool {
+    let entry = schema.get_field_entry(field);
+    !entry.has_fieldnorms()
+        && entry.field_type().get_index_record_option() == Some(IndexRecordOption::Basic)
 }
 
 impl Query for LuceneTermQuery {
@@ -284,10 +297,15 @@ impl LuceneTermQuery {
             }
             EnableScoring::Disabled { .. } => None,
         };
+        let uniform = match scoring {
+            EnableScoring::Enabled { searcher, .. } => uniform_field(searcher.schema(), field),
+            EnableScoring::Disabled { .. } => false,
+        };
         Ok(LuceneTermWeight {
             term: self.term.clone(),
             stats,
             boost: self.boost,
+            uniform,
         })
     }
 }
@@ -306,6 +324,9 @@ pub(crate) struct LuceneTermWeight {
     term: Term,
     stats: Option<Stats>,
     boost: f32,
+    /// Every posting scores the same (`LuceneTermQuery::scores_uniformly`): the scorer is a
+    /// `ConstantScorer`, so a page by score is the matches with the smallest `_seq_no`.
+    uniform: bool,
 }
 
 impl LuceneTermWeight {
@@ -324,6 +345,11 @@ impl LuceneTermWeight {
         &self.term
     }
 
+    /// Lucene's `boost * idf * (k1 + 1)`, in its operation order.
+    fn score_weight(&self, stats: &Stats, boost: Score) -> f32 {
+        ((boost * self.boost) * (1.0 + K1)) * stats.idf
+    }
+
     pub(crate) fn make_scorer(
         &self,
         reader: &SegmentReader,
@@ -337,7 +363,7 @@ impl LuceneTermWeight {
             .get_field(self.term.field())?
             .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
         let (weight, cache) = match &self.stats {
-            Some(s) => (((boost * self.boost) * (1.0 + K1)) * s.idf, s.cache.clone()),
+            Some(s) => (self.score_weight(s, boost), s.cache.clone()),
             None => (0.0, Arc::new([0f32; 256])),
         };
         Ok(Some(LuceneTermScorer {
@@ -352,7 +378,19 @@ impl LuceneTermWeight {
 
 impl Weight for LuceneTermWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        Ok(match self.make_scorer(reader, boost)? {
+        let scorer = self.make_scorer(reader, boost)?;
+        if let (true, Some(stats)) = (self.uniform, &self.stats) {
+            // Freq 1 and the one length of a field without norms, in every segment alike
+            // (one without the term included: a page spans segments with one score).
+            let inv = stats.cache[FieldNormReader::fieldnorm_to_id(1) as usize];
+            let score = bm25(self.score_weight(stats, boost), inv, 1);
+            let docs: Box<dyn Scorer> = match scorer {
+                Some(s) => Box::new(s),
+                None => Box::new(tantivy::query::EmptyScorer),
+            };
+            return Ok(Box::new(super::constant::ConstantScorer::new(docs, score)));
+        }
+        Ok(match scorer {
             Some(s) => Box::new(s),
             None => Box::new(tantivy::query::EmptyScorer),
         })
@@ -481,9 +519,14 @@ impl LuceneTermScorer {
     /// or longer fields: every step of the float arithmetic is monotonic).
     #[inline]
     pub(crate) fn score_of(&self, freq: u32, norm_id: u8) -> Score {
-        let inv = self.cache[norm_id as usize];
-        self.weight - self.weight / (1f32 + freq as f32 * inv)
+        bm25(self.weight, self.cache[norm_id as usize], freq)
     }
+}
+
+/// Lucene's `BM25Scorer.score`: `weight - weight / (1 + freq * normInverse)`.
+#[inline]
+fn bm25(weight: f32, inv: f32, freq: u32) -> Score {
+    weight - weight / (1f32 + freq as f32 * inv)
 }
 
 /// BM25Scorer.explainTF's wording of the length: norms past byte 39 encode lengths only

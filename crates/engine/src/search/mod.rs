@@ -428,7 +428,7 @@ fn query_shard(
         track_max_score: plan.by_score || req.track_scores,
         mapping: &meta.mapping,
         prune: query::block_max::prunable(q.as_ref()),
-        constant: query::constant::is_constant(q.as_ref()),
+        constant: query::constant::is_constant(q.as_ref(), t.searcher.schema()),
         count_up_to: match req.track_total_hits {
             TrackTotalHits::UpTo(n) => Some(n),
             TrackTotalHits::Exact => Some(u64::MAX),

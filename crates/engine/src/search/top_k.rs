@@ -1371,7 +1371,9 @@ mod tests {
     mod constant {
         use super::super::*;
         use crate::index::mapping::Mapping;
-        use crate::query::constant::{ColumnExistsQuery, ConstantQuery};
+        use crate::query::constant::{is_constant, ColumnExistsQuery, ConstantQuery};
+        use crate::query::lucene_term::LuceneTermQuery;
+        use crate::query::wrappers::BoostedQuery;
         use crate::query::Q;
         use crate::search::sort::{Missing, SortField, SortSpec};
 
@@ -1389,6 +1391,17 @@ mod tests {
             let seq = sb.add_i64_field(schema::SEQ_NO, FAST);
             let id = sb.add_text_field("id", STRING);
             let k = sb.add_text_field("k", STRING | FAST);
+            // A keyword as Quarry maps it: no freqs, no norms, so a scored term on it scores
+            // every match alike, however many values a doc holds.
+            let u = sb.add_text_field(
+                "u",
+                tantivy::schema::TextOptions::default().set_indexing_options(
+                    tantivy::schema::TextFieldIndexing::default()
+                        .set_tokenizer("raw")
+                        .set_index_option(tantivy::schema::IndexRecordOption::Basic)
+                        .set_fieldnorms(false),
+                ),
+            );
             let n = sb.add_i64_field("n", FAST | INDEXED);
             // Few values: pages decided by `_seq_no` among ties.
             let t = sb.add_i64_field("t", FAST);
@@ -1421,7 +1434,12 @@ mod tests {
                     d.add_i64(seq, seqs[at]);
                     d.add_text(id, at.to_string());
                     if segment != 2 && rng.below(4) > 0 {
-                        d.add_text(k, format!("v{}", rng.below(5)));
+                        let v = format!("v{}", rng.below(5));
+                        d.add_text(k, &v);
+                        d.add_text(u, &v);
+                        if rng.below(5) == 0 {
+                            d.add_text(u, format!("v{}", rng.below(3)));
+                        }
                     }
                     if rng.below(20) > 0 {
                         d.add_i64(n, rng.below(1000) as i64);
@@ -1502,6 +1520,7 @@ mod tests {
                 let s = index(seed);
                 let k = s.schema().get_field("k").unwrap();
                 let n = s.schema().get_field("n").unwrap();
+                let u = s.schema().get_field("u").unwrap();
                 let queries: Vec<Q> = vec![
                     Box::new(ConstantQuery::new(
                         Box::new(TermSetQuery::new([
@@ -1526,11 +1545,45 @@ mod tests {
                         Box::new(TermSetQuery::new([Term::from_field_text(k, "none")])),
                         1.0,
                     )),
+                    Box::new(LuceneTermQuery::new(Term::from_field_text(u, "v1"))),
+                    Box::new(LuceneTermQuery::new(Term::from_field_text(u, "v2")).with_boost(2.5)),
+                    Box::new(BoostedQuery::new(
+                        Box::new(LuceneTermQuery::new(Term::from_field_text(u, "v0"))),
+                        0.5,
+                    )),
                 ];
                 for q in &queries {
+                    assert!(is_constant(q.as_ref(), s.schema()), "{q:?}");
                     check(&s, q.as_ref());
                 }
             }
+        }
+
+        /// A term on a keyword scores each match exactly as its BM25 explanation does, and a
+        /// term on a field with norms is not taken for a constant one.
+        #[test]
+        fn uniform_terms_score_as_bm25() {
+            let s = index(77);
+            let (k, u) = (
+                s.schema().get_field("k").unwrap(),
+                s.schema().get_field("u").unwrap(),
+            );
+            let normed = LuceneTermQuery::new(Term::from_field_text(k, "v1"));
+            assert!(!is_constant(&normed, s.schema()));
+            let q = LuceneTermQuery::new(Term::from_field_text(u, "v1")).with_boost(1.7);
+            let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
+            let mut seen = 0;
+            for reader in s.segment_readers() {
+                let mut scorer = weight.scorer(reader, 1.0).unwrap();
+                let mut doc = scorer.doc();
+                while doc != tantivy::TERMINATED {
+                    let want = weight.explain(reader, doc).unwrap().value();
+                    assert_eq!(scorer.score(), want);
+                    seen += 1;
+                    doc = scorer.advance();
+                }
+            }
+            assert!(seen > 100);
         }
 
         /// A query sorted on `n` through the column scan (`prune`: counted apart) and through
@@ -1631,7 +1684,10 @@ mod tests {
                                     count_up_to: Some(u64::MAX),
                                     match_all: prune && is_all,
                                     constant: prune
-                                        && crate::query::constant::is_constant(q.as_ref()),
+                                        && crate::query::constant::is_constant(
+                                            q.as_ref(),
+                                            s.schema(),
+                                        ),
                                 };
                                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
                                 let mut c = top.candidates;
