@@ -122,6 +122,13 @@ fn convert(v: &Value, doc: (u32, u32)) -> Value {
             details,
         ),
     };
+    // Lucene's BM25 explanation gives the two document counts as longs.
+    let value = match desc.as_str() {
+        "n, number of documents containing term" | "N, total number of documents with field" => {
+            value.as_f64().map_or(value, |n| Value::from(n as i64))
+        }
+        _ => value,
+    };
     json!({"value": value, "description": desc, "details": details})
 }
 
@@ -134,7 +141,7 @@ pub fn explain_hit(
     addr: tantivy::DocAddress,
 ) -> Result<()> {
     let meta = t.service.meta();
-    let cx = Context::of(&t.searcher, &meta);
+    let cx = Context::of(&t.searcher, &meta).describing();
     crate::query::function_score::set_shard(t.shard);
     let q = query::build(&req.query, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&t.searcher))?;
@@ -182,7 +189,7 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
             &json!({"_index": meta.name, "_id": id, "matched": false}),
         ));
     };
-    let cx = Context::of(&searcher, &meta);
+    let cx = Context::of(&searcher, &meta).describing();
     crate::query::function_score::set_shard(shard_no);
     let q = query::build(&ast, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&searcher))?;

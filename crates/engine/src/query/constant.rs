@@ -16,6 +16,21 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, Term, COLLECT_BLOCK_BUFFER_LE
 pub struct ConstantQuery {
     inner: Q,
     score: Score,
+    described: Option<Described>,
+}
+
+/// How OpenSearch prints the Lucene query a constant-score query stands for, when an
+/// explanation asks (`Context::describe`).
+#[derive(Debug, Clone)]
+pub enum Described {
+    /// A term-level query: its `toString` where scores are wanted (`scored`, the top of an
+    /// explanation) and where they are not (`unscored`: inside `constant_score`, a filter,
+    /// `_validate`), which differ where OpenSearch pairs a points query with a doc-values one
+    /// (`IndexOrDocValuesQuery`, which only an unscored search keeps whole).
+    Leaf { scored: String, unscored: String },
+    /// A `bool` filter clause beside others: Lucene's "match on required clause" node around
+    /// the clause's unscored text.
+    FilterClause(String),
 }
 
 impl Clone for ConstantQuery {
@@ -23,13 +38,31 @@ impl Clone for ConstantQuery {
         ConstantQuery {
             inner: self.inner.box_clone(),
             score: self.score,
+            described: self.described.clone(),
         }
     }
 }
 
 impl ConstantQuery {
     pub fn new(inner: Q, score: Score) -> Self {
-        ConstantQuery { inner, score }
+        ConstantQuery {
+            inner,
+            score,
+            described: None,
+        }
+    }
+
+    pub fn described(mut self, d: Described) -> Self {
+        self.described = Some(d);
+        self
+    }
+
+    pub fn description(&self) -> Option<&Described> {
+        self.described.as_ref()
+    }
+
+    pub fn score(&self) -> Score {
+        self.score
     }
 }
 
@@ -40,6 +73,7 @@ impl Query for ConstantQuery {
             Box::new(ConstantWeight {
                 inner,
                 score: self.score,
+                described: self.described.clone(),
             })
         } else {
             inner
@@ -54,6 +88,7 @@ impl Query for ConstantQuery {
 struct ConstantWeight {
     inner: Box<dyn Weight>,
     score: Score,
+    described: Option<Described>,
 }
 
 impl Weight for ConstantWeight {
@@ -66,9 +101,28 @@ impl Weight for ConstantWeight {
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         super::positioned_on(Some(self.scorer(reader, 1.0)?), doc)?;
-        let mut e = Explanation::new("Const", self.score);
-        e.add_detail(self.inner.explain(reader, doc)?);
-        Ok(e)
+        Ok(match &self.described {
+            // Lucene's ConstantScoreWeight: the query's text, its boost when not 1.
+            Some(Described::Leaf { scored, .. }) => {
+                let text = if self.score == 1.0 {
+                    scored.clone()
+                } else {
+                    format!("{scored}^{}", super::function_score::java_float(self.score))
+                };
+                Explanation::new_with_string(text, self.score)
+            }
+            Some(Described::FilterClause(text)) => {
+                let mut e = Explanation::new("match on required clause, product of:", 0.0);
+                e.add_const("# clause", 0.0);
+                e.add_detail(Explanation::new_with_string(text.clone(), 1.0));
+                e
+            }
+            None => {
+                let mut e = Explanation::new("Const", self.score);
+                e.add_detail(self.inner.explain(reader, doc)?);
+                e
+            }
+        })
     }
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {

@@ -17,7 +17,7 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
 /// Docs with the field, per immutable segment (deleted docs included, as Lucene's `docCount`).
-fn segment_doc_count(
+pub(crate) fn segment_doc_count(
     reader: &SegmentReader,
     field: Field,
     has_norms: bool,

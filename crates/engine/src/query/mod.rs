@@ -11,6 +11,7 @@ pub mod constant;
 pub mod date_math;
 pub mod filtered;
 pub mod function_score;
+pub mod lucene_string;
 pub mod lucene_term;
 pub(crate) mod multi_term;
 pub mod phrase;
@@ -36,11 +37,15 @@ use term_union::TermUnionQuery;
 pub type Q = Box<dyn Query>;
 
 /// What a query is built against: one shard's searcher and its index's mapping.
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     pub searcher: &'a Searcher,
     pub mapping: &'a Mapping,
     pub index: &'a str,
     pub index_uuid: &'a str,
+    /// Constant-score queries carry Lucene's text of what they stand for, for an explanation
+    /// (`lucene_string`); searches skip the formatting.
+    pub describe: bool,
 }
 
 impl<'a> Context<'a> {
@@ -51,6 +56,15 @@ impl<'a> Context<'a> {
             mapping: &meta.mapping,
             index: &meta.name,
             index_uuid: meta.settings.uuid(),
+            describe: false,
+        }
+    }
+
+    /// The same context, building constant-score queries with their descriptions.
+    pub fn describing(self) -> Self {
+        Context {
+            describe: true,
+            ..self
         }
     }
 
@@ -94,6 +108,35 @@ fn constant(q: Q, boost: f32) -> Q {
     Box::new(constant::ConstantQuery::new(q, boost))
 }
 
+/// `q` with Lucene's text of what it stands for, when the context asks for descriptions and
+/// `q` is a constant-score query (`match_none` and the like stay as they are).
+fn describe(cx: &Context, q: Q, text: impl FnOnce() -> Option<constant::Described>) -> Q {
+    if !cx.describe {
+        return q;
+    }
+    match q.downcast::<constant::ConstantQuery>() {
+        Ok(c) => match text() {
+            Some(d) => Box::new((*c).described(d)),
+            None => c,
+        },
+        Err(q) => q,
+    }
+}
+
+/// `TermInSetQuery` on `_id`, as OpenSearch builds `ids` and terms on `_id`.
+fn ids_description<'v>(ids: impl IntoIterator<Item = &'v str>) -> Option<constant::Described> {
+    Some(lucene_string::plain(lucene_string::term_set(
+        "_id",
+        ids.into_iter().map(lucene_string::encode_id),
+    )))
+}
+
+/// Lucene's `ConstantScoreQuery` around a query, printed alike scored or not.
+fn wrapped(filter: &Ast, cx: &Context) -> Option<constant::Described> {
+    let (inner, _) = lucene_string::render(filter, cx).ok()?;
+    Some(lucene_string::plain(format!("ConstantScore({inner})")))
+}
+
 pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
     Ok(match ast {
         Ast::MatchAll { boost } => all(*boost),
@@ -113,12 +156,13 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Exists { field, boost } => exists(cx, field, *boost),
         Ast::Ids { values, boost } => {
             let f = cx.id_field();
-            constant(
+            let q = constant(
                 Box::new(TermUnionQuery::new(
                     values.iter().map(|v| Term::from_field_text(f, v)),
                 )),
                 *boost,
-            )
+            );
+            describe(cx, q, || ids_description(values.iter().map(String::as_str)))
         }
         Ast::Prefix {
             field,
@@ -133,10 +177,20 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
         Ast::Wildcard(w) => {
             let re = multi_term::wildcard_regex(&w.value);
-            multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?
+            let q = multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?;
+            describe(cx, q, || {
+                (!w.case_insensitive)
+                    .then(|| lucene_string::plain(format!("{}:{}", w.field, w.value)))
+            })
         }
         Ast::Regexp(r) => match multi_term::lucene_regex(&r.value) {
-            Some(re) => multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?,
+            Some(re) => {
+                let q = multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
+                describe(cx, q, || {
+                    (!r.case_insensitive)
+                        .then(|| lucene_string::plain(format!("{}:/{}/", r.field, r.value)))
+                })
+            }
             None => none(),
         },
         Ast::Fuzzy(fz) => fuzzy(cx, fz)?,
@@ -157,7 +211,10 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::SimpleQueryString(q) => query_string::simple_query_string(cx, q)?,
         Ast::FunctionScore(f) => function_score::build_function_score(cx, f)?,
         Ast::TermsSet(t) => terms_set::build_terms_set(cx, t)?,
-        Ast::ConstantScore { filter, boost } => constant(build(filter, cx)?, *boost),
+        Ast::ConstantScore { filter, boost } => {
+            let q = constant(build(filter, cx)?, *boost);
+            describe(cx, q, || wrapped(filter, cx))
+        }
         Ast::DisMax {
             queries,
             tie_breaker,
@@ -179,10 +236,11 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
     if field == ID || field == "_id" {
         let text = values::text_of(value);
         let f = cx.id_field();
-        return Ok(constant(
+        let q = constant(
             Box::new(TermUnionQuery::new([Term::from_field_text(f, &text)])),
             boost,
-        ));
+        );
+        return Ok(describe(cx, q, || ids_description([text.as_str()])));
     }
     let Some((f, fm)) = cx.field(field) else {
         return Ok(none());
@@ -205,8 +263,13 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
                 LuceneTermQuery::new(Term::from_field_bool(f, b)).with_boost(boost),
             ))
         }
-        _ => Ok(match values::exact(cx, f, fm, value)? {
-            Some(q) => constant(q, boost),
+        _ => Ok(match values::exact_bounds(cx, f, fm, value)? {
+            Some((lo, hi)) => {
+                let q = constant(values::exact_query(lo.clone(), hi.clone()), boost);
+                describe(cx, q, || {
+                    values::describe_points(cx, field, f, fm, &lo, &hi)
+                })
+            }
             None => none(),
         }),
     }
@@ -215,26 +278,41 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
 fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> Result<Q> {
     if field == "_id" {
         let f = cx.id_field();
-        return Ok(constant(
+        let ids: Vec<String> = vals.iter().map(values::text_of).collect();
+        let q = constant(
             Box::new(TermUnionQuery::new(
-                vals.iter()
-                    .map(|v| Term::from_field_text(f, &values::text_of(v))),
+                ids.iter().map(|v| Term::from_field_text(f, v)),
             )),
             boost,
-        ));
+        );
+        return Ok(describe(cx, q, || {
+            ids_description(ids.iter().map(String::as_str))
+        }));
     }
     let Some((f, fm)) = cx.field(field) else {
         return Ok(none());
     };
     let set: Q = match fm.ty {
         FieldType::Text | FieldType::Keyword => {
-            Box::new(TermUnionQuery::new(vals.iter().map(|v| {
-                let text = values::text_of(v);
-                Term::from_field_text(
-                    f,
-                    &crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text),
-                )
-            })))
+            let texts: Vec<String> = vals
+                .iter()
+                .map(|v| {
+                    let text = values::text_of(v);
+                    crate::analysis::keyword_query_text(cx.searcher.index(), fm, &text).into_owned()
+                })
+                .collect();
+            let q = constant(
+                Box::new(TermUnionQuery::new(
+                    texts.iter().map(|t| Term::from_field_text(f, t)),
+                )),
+                boost,
+            );
+            return Ok(describe(cx, q, || {
+                Some(lucene_string::plain(lucene_string::term_set(
+                    field,
+                    texts.iter().map(|t| t.as_bytes().to_vec()),
+                )))
+            }));
         }
         FieldType::Boolean => Box::new(TermUnionQuery::new(
             vals.iter()
@@ -244,8 +322,8 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
         _ => {
             let mut clauses = Vec::new();
             for v in vals {
-                if let Some(q) = values::exact(cx, f, fm, v)? {
-                    clauses.push((Occur::Should, q));
+                if let Some((lo, hi)) = values::exact_bounds(cx, f, fm, v)? {
+                    clauses.push((Occur::Should, values::exact_query(lo, hi)));
                 }
             }
             Box::new(BooleanQuery::new(clauses))
@@ -262,16 +340,31 @@ fn exists(cx: &Context, field: &str, boost: f32) -> Q {
         return none();
     };
     let entry = cx.searcher.schema().get_field_entry(f);
-    if entry.is_fast() {
-        return constant(
+    let q = if entry.is_fast() {
+        constant(
             Box::new(constant::ColumnExistsQuery::new(field.to_string())),
             boost,
-        );
-    }
-    match RegexQuery::from_pattern(".*", f) {
-        Ok(q) => constant(Box::new(q), boost),
-        Err(_) => none(),
-    }
+        )
+    } else {
+        match RegexQuery::from_pattern(".*", f) {
+            Ok(q) => constant(Box::new(q), boost),
+            Err(_) => none(),
+        }
+    };
+    describe(cx, q, || {
+        // OpenSearch's ConstantScoreQuery around Lucene's FieldExistsQuery, which a search
+        // rewrites to `*:*` when every doc of the shard has the field.
+        let unscored = format!("ConstantScore(FieldExistsQuery [field={field}])");
+        let everywhere = values::in_every_doc(cx, f, entry.is_fast());
+        Some(constant::Described::Leaf {
+            scored: if everywhere {
+                "ConstantScore(*:*)".to_string()
+            } else {
+                unscored.clone()
+            },
+            unscored,
+        })
+    })
 }
 
 fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {
@@ -292,13 +385,17 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
         }
     };
     let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
-    if doc_values && !ci {
-        return Ok(constant(
+    let q = if doc_values && !ci {
+        constant(
             Box::new(constant::KeywordPrefixQuery::new(field, value, f, re)),
             boost,
-        ));
-    }
-    Ok(constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost))
+        )
+    } else {
+        constant(Box::new(RegexQuery::from_pattern(&re, f)?), boost)
+    };
+    Ok(describe(cx, q, || {
+        (!ci && field != "_id").then(|| lucene_string::plain(format!("{field}:{value}*")))
+    }))
 }
 
 /// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
@@ -369,11 +466,29 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     for q in &b.must {
         clauses.push((Occur::Must, build(q, cx)?));
     }
-    for q in &b.filter {
-        clauses.push((Occur::Must, constant(build(q, cx)?, 0.0)));
+    if b.filter.len() == 1
+        && b.must.is_empty()
+        && b.should.is_empty()
+        && b.must_not.is_empty()
+        && b.boost == 1.0
+    {
+        // Lucene rewrites a lone filter to a constant score of 0 (and prints it so).
+        let filter = &b.filter[0];
+        let q = constant(build(filter, cx)?, 0.0);
+        return Ok(describe(cx, q, || wrapped(filter, cx)));
     }
+    // OpenSearch's clause order (filters after the scoring clauses), which explanations show.
     for q in &b.should {
         clauses.push((Occur::Should, build(q, cx)?));
+    }
+    for q in &b.filter {
+        let c = constant(build(q, cx)?, 0.0);
+        let c = describe(cx, c, || {
+            lucene_string::render(q, cx)
+                .ok()
+                .map(|(text, _)| constant::Described::FilterClause(text))
+        });
+        clauses.push((Occur::Must, c));
     }
     for q in &b.must_not {
         clauses.push((Occur::MustNot, build(q, cx)?));

@@ -147,7 +147,19 @@ fn clamp_nanos_range(ms: i64) -> i64 {
 
 /// An exact-value query on a numeric, date or ip field; `None` when the value cannot occur
 /// (a decimal on an integer field).
+/// The query matching `v` exactly on the field (a date: its whole rounding span), `None` where
+/// no value can (a fraction on an integer field).
 pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Option<super::Q>> {
+    Ok(exact_bounds(cx, f, fm, v)?.map(|(lo, hi)| exact_query(lo, hi)))
+}
+
+/// The bounds of [`exact`]'s query: one term twice, or a date's rounding span.
+pub fn exact_bounds(
+    cx: &Context,
+    f: Field,
+    fm: &FieldMapping,
+    v: &Value,
+) -> Result<Option<(Bound<Term>, Bound<Term>)>> {
     use FieldType::*;
     let term = match fm.ty {
         Long | Integer | Short | Byte => {
@@ -172,7 +184,7 @@ pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Opt
         Date => {
             let lo = date_millis(fm, None, v, false)?;
             let hi = date_millis(fm, None, v, true)?;
-            return Ok(Some(Box::new(TRange::new(
+            return Ok(Some((
                 Bound::Included(Term::from_field_date(
                     f,
                     DateTime::from_timestamp_millis(lo),
@@ -181,7 +193,7 @@ pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Opt
                     f,
                     DateTime::from_timestamp_millis(hi),
                 )),
-            ))));
+            )));
         }
         Ip => {
             let text = text_of(v);
@@ -202,10 +214,53 @@ pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Opt
         Boolean => Term::from_field_bool(f, boolean(cx, v)?),
         Text | Keyword => Term::from_field_text(f, &text_of(v)),
     };
-    Ok(Some(Box::new(TermQuery::new(
-        term,
-        IndexRecordOption::Basic,
-    ))))
+    Ok(Some((Bound::Included(term.clone()), Bound::Included(term))))
+}
+
+/// A term query for one value, a range query for a span.
+pub fn exact_query(lo: Bound<Term>, hi: Bound<Term>) -> Q {
+    match (lo, hi) {
+        (Bound::Included(a), Bound::Included(b)) if a == b => {
+            Box::new(TermQuery::new(a, IndexRecordOption::Basic))
+        }
+        (lo, hi) => Box::new(TRange::new(lo, hi)),
+    }
+}
+
+/// Lucene's text of the points query OpenSearch runs for these bounds on a number, date or
+/// ip field, paired with a doc-values query where the field has doc values.
+pub fn describe_points(
+    cx: &Context,
+    name: &str,
+    f: Field,
+    fm: &FieldMapping,
+    lo: &Bound<Term>,
+    hi: &Bound<Term>,
+) -> Option<super::constant::Described> {
+    let text = super::lucene_string::point_range(name, fm.ty, lo, hi)?;
+    let doc_values = cx.searcher.schema().get_field_entry(f).is_fast();
+    Some(super::lucene_string::points(text, doc_values))
+}
+
+/// Whether every doc of every segment of the shard has a value for the field (doc values with
+/// none deleted, or a text field's norms), as Lucene's `FieldExistsQuery` asks before it
+/// rewrites itself to `*:*`.
+pub fn in_every_doc(cx: &Context, f: Field, fast: bool) -> bool {
+    let name = cx.searcher.schema().get_field_name(f);
+    cx.searcher.segment_readers().iter().all(|r| {
+        if fast {
+            !r.has_deletes()
+                && r.fast_fields()
+                    .dynamic_column_handles(name)
+                    .ok()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|h| h.open().ok())
+                    .any(|c| matches!(c.column_index(), tantivy::columnar::ColumnIndex::Full))
+        } else {
+            super::lucene_term::segment_doc_count(r, f, true).ok() == Some(r.max_doc() as u64)
+        }
+    })
 }
 
 pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
@@ -405,14 +460,20 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             })
         };
         if let (Some(a), Some(b)) = (raw(&lo), raw(&hi)) {
+            let text = || describe_points(cx, &r.field, f, fm, &lo, &hi);
+            let text = cx.describe.then(text).flatten();
             let fallback = Box::new(TRange::new(lo, hi));
-            return Ok(
-                match super::constant::ColumnRangeQuery::new(&r.field, a, b, fallback) {
-                    Some(q) => constant(Box::new(q), r.boost),
-                    None => none(),
-                },
-            );
+            let q = match super::constant::ColumnRangeQuery::new(&r.field, a, b, fallback) {
+                Some(q) => constant(Box::new(q), r.boost),
+                None => none(),
+            };
+            return Ok(super::describe(cx, q, || text));
         }
     }
-    Ok(constant(Box::new(TRange::new(lo, hi)), r.boost))
+    let text = cx
+        .describe
+        .then(|| describe_points(cx, &r.field, f, fm, &lo, &hi))
+        .flatten();
+    let q = constant(Box::new(TRange::new(lo, hi)), r.boost);
+    Ok(super::describe(cx, q, || text))
 }

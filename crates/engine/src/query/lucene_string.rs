@@ -1,0 +1,532 @@
+//! Lucene's `Query.toString` of the query an AST builds to, as OpenSearch prints it in
+//! `_validate` explanations and in the explanations of constant-score queries: term-level
+//! queries in Lucene's own forms (`k:(a b)`, `n:[1 TO 9223372036854775807]`, `_id:([fe 1f])`),
+//! the rest from the terms they hold.
+
+use super::constant::{ConstantQuery, Described};
+use super::{Context, FieldType};
+use crate::dsl::{self, Query as Ast};
+use crate::error::{ErrorKind, Result};
+use std::ops::Bound;
+use tantivy::Term;
+
+/// A term as Lucene prints it: `field:text`.
+fn term_text(schema: &tantivy::schema::Schema, t: &tantivy::Term) -> String {
+    let field = schema.get_field_name(t.field());
+    let v = t.value();
+    let text = if let Some(s) = v.as_str() {
+        s.to_string()
+    } else if let Some(b) = v.as_bool() {
+        (if b { "T" } else { "F" }).to_string()
+    } else if let Some(n) = v.as_i64() {
+        n.to_string()
+    } else if let Some(n) = v.as_u64() {
+        n.to_string()
+    } else if let Some(n) = v.as_f64() {
+        n.to_string()
+    } else {
+        format!("{:?}", t.serialized_value_bytes())
+    };
+    format!("{field}:{text}")
+}
+
+/// A rendered query and whether it is a Lucene `BooleanQuery` (which a boolean parent or a
+/// disjunction parenthesises).
+pub type Rendered = (String, bool);
+
+/// Lucene's `BoostQuery.toString`, around a query whose boost is not 1.
+fn boosted((s, boolean): Rendered, boost: f32) -> Rendered {
+    if boost == 1.0 {
+        (s, boolean)
+    } else {
+        (format!("({s})^{boost:?}"), false)
+    }
+}
+
+/// Lucene's `DisjunctionMaxQuery.toString`. Lucene keeps the disjuncts in a hash multiset, so
+/// its order follows Java hash codes; this one keeps the order it is given.
+fn disjunction(parts: Vec<Rendered>, tie_breaker: f32) -> Rendered {
+    let inner: Vec<String> = parts
+        .into_iter()
+        .map(|(s, boolean)| if boolean { format!("({s})") } else { s })
+        .collect();
+    let mut s = format!("({})", inner.join(" | "));
+    if tie_breaker != 0.0 {
+        s.push_str(&format!("~{tie_breaker:?}"));
+    }
+    (s, false)
+}
+
+/// A `match` on one field as Lucene prints the query it builds: its analysed terms, required
+/// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
+/// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
+fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
+    if m.fuzziness.is_some() {
+        return Ok(None);
+    }
+    let one = dsl::MatchQuery {
+        field: field.to_string(),
+        boost: 1.0,
+        ..m.clone()
+    };
+    let q = super::build(&Ast::Match(one), cx)?;
+    let schema = cx.searcher.schema();
+    let mut terms = Vec::new();
+    let mut fields = std::collections::BTreeSet::new();
+    let mut phrase = false;
+    q.query_terms(&mut |t, positions| {
+        fields.insert(t.field());
+        phrase |= positions;
+        terms.push(term_text(schema, t));
+    });
+    if fields.len() > 1 || terms.is_empty() || phrase {
+        return Ok(None);
+    }
+    if terms.len() == 1 {
+        return Ok(Some((terms.remove(0), false)));
+    }
+    let and = m.operator == dsl::Operator::And;
+    let msm = match (&m.minimum_should_match, and) {
+        (Some(spec), false) => spec.resolve(terms.len())?,
+        _ => 0,
+    };
+    Ok(Some(if and {
+        (
+            terms
+                .iter()
+                .map(|t| format!("+{t}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            true,
+        )
+    } else if msm > 0 {
+        (format!("({})~{msm}", terms.join(" ")), true)
+    } else {
+        (terms.join(" "), true)
+    }))
+}
+
+/// Lucene's `toString` of the query an AST builds to.
+pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
+    Ok(match ast {
+        Ast::MatchAll { .. } => ("*:*".to_string(), false),
+        Ast::MatchNone { .. } => (
+            "MatchNoDocsQuery(\"User requested \"match_none\" query.\")".to_string(),
+            false,
+        ),
+        Ast::Bool(b) => {
+            let mut parts = Vec::new();
+            let groups: [(&str, &Vec<Ast>); 4] = [
+                ("+", &b.must),
+                ("-", &b.must_not),
+                ("", &b.should),
+                ("#", &b.filter),
+            ];
+            for (prefix, list) in groups {
+                for q in list {
+                    let (s, boolean) = render(q, cx)?;
+                    let s = if boolean { format!("({s})") } else { s };
+                    parts.push(format!("{prefix}{s}"));
+                }
+            }
+            boosted((parts.join(" "), true), b.boost)
+        }
+        Ast::DisMax {
+            queries,
+            tie_breaker,
+            boost,
+        } => {
+            let parts = queries
+                .iter()
+                .map(|q| render(q, cx))
+                .collect::<Result<Vec<_>>>()?;
+            boosted(disjunction(parts, *tie_breaker), *boost)
+        }
+        Ast::Term { boost, .. } if *boost != 1.0 => {
+            let plain = match ast {
+                Ast::Term {
+                    field,
+                    value,
+                    case_insensitive,
+                    ..
+                } => Ast::Term {
+                    field: field.clone(),
+                    value: value.clone(),
+                    boost: 1.0,
+                    case_insensitive: *case_insensitive,
+                },
+                _ => unreachable!("matched a term"),
+            };
+            boosted(render(&plain, cx)?, *boost)
+        }
+        Ast::ConstantScore { filter, boost } => boosted(
+            (format!("ConstantScore({})", render(filter, cx)?.0), false),
+            *boost,
+        ),
+        Ast::Match(m) => match match_string(cx, &m.field, m)? {
+            Some(r) => boosted(r, m.boost),
+            None => terms_string(ast, cx)?,
+        },
+        Ast::MultiMatch(mm)
+            if matches!(
+                mm.ty,
+                dsl::MultiMatchType::BestFields | dsl::MultiMatchType::MostFields
+            ) =>
+        {
+            let as_match = mm.as_match("");
+            let mut parts = Vec::new();
+            for (field, boost) in super::expand_fields(cx, &mm.fields) {
+                match match_string(cx, &field, &as_match)? {
+                    Some(r) => parts.push(boosted(r, boost)),
+                    None => return terms_string(ast, cx),
+                }
+            }
+            let inner = match parts.len() {
+                0 => return terms_string(ast, cx),
+                1 => parts.remove(0),
+                _ => disjunction(parts, mm.tie_breaker.unwrap_or(mm.ty.default_tie())),
+            };
+            boosted(inner, mm.boost)
+        }
+        other => terms_string(other, cx)?,
+    })
+}
+
+/// A query printed from the terms it holds: one term alone, several as a boolean of them.
+fn terms_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
+    let q = super::build(ast, &cx.describing())?;
+    if let Some(r) = described_text(q.as_ref()) {
+        return Ok(r);
+    }
+    let schema = cx.searcher.schema();
+    let mut terms = Vec::new();
+    q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
+    Ok(match terms.len() {
+        0 => (
+            format!("MatchNoDocsQuery(\"{}\")", no_match_reason(ast, cx)),
+            false,
+        ),
+        1 => (terms.remove(0), false),
+        _ => (terms.join(" "), true),
+    })
+}
+
+/// Why a query that matches nothing does, as OpenSearch's `MatchNoDocsQuery` says it: a
+/// term-level query on an unmapped field is rewritten to `match_none`; a full-text one names
+/// the unmapped field; a lenient one the failure it swallowed (`Queries.newLenientFieldQuery`,
+/// which prints the field query's own exception, not the shard's wrapper).
+fn no_match_reason(ast: &Ast, cx: &Context) -> String {
+    let unmapped = |f: &str| cx.mapping.field(f).is_none();
+    let lenient_failure = |field: &str, strict: Ast| match super::build(&strict, cx) {
+        Err(e) => {
+            // The field query's own exception, inside the shard's wrapper when there is one.
+            let cause = match (&e.kind, e.caused_by.as_deref()) {
+                (ErrorKind::QueryShard, Some(c)) => c,
+                _ => &e,
+            };
+            format!(
+                "failed [{field}] query, caused by {}:[{}]",
+                cause.type_name(),
+                cause.reason
+            )
+        }
+        Ok(_) => String::new(),
+    };
+    match ast {
+        Ast::Term { field, .. } | Ast::Terms { field, .. } | Ast::Prefix { field, .. }
+            if unmapped(field) =>
+        {
+            "User requested \"match_none\" query.".to_string()
+        }
+        Ast::Match(m) | Ast::MatchBoolPrefix(m) if unmapped(&m.field) => {
+            format!("unmapped fields [{}]", m.field)
+        }
+        Ast::Match(m) if m.lenient => lenient_failure(
+            &m.field,
+            Ast::Match(dsl::MatchQuery {
+                lenient: false,
+                ..m.clone()
+            }),
+        ),
+        _ => String::new(),
+    }
+}
+
+/// Lucene's `Term.toString(BytesRef)`: the bytes as UTF-8 text, or as `BytesRef` prints them
+/// (`[fe 1f]`, lowercase hex without padding) when they are not valid UTF-8.
+pub fn bytes_text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let hex: Vec<String> = b.iter().map(|x| format!("{x:x}")).collect();
+            format!("[{}]", hex.join(" "))
+        }
+    }
+}
+
+/// `TermInSetQuery.toString`: `field:(a b)`, the terms' bytes sorted and distinct.
+pub fn term_set(field: &str, terms: impl IntoIterator<Item = Vec<u8>>) -> String {
+    let set: std::collections::BTreeSet<Vec<u8>> = terms.into_iter().collect();
+    let texts: Vec<String> = set.iter().map(|b| bytes_text(b)).collect();
+    format!("{field}:({})", texts.join(" "))
+}
+
+/// The bytes OpenSearch indexes an `_id` as (`Uid.encodeId`): digits packed two to a byte
+/// after 0xfe, URL-safe base64 without padding decoded (0xfd before a first byte of 0xfd or
+/// more), anything else as UTF-8 after 0xff.
+pub fn encode_id(id: &str) -> Vec<u8> {
+    if !id.is_empty() && id.bytes().all(|c| c.is_ascii_digit()) {
+        let digits = id.as_bytes();
+        let mut out = vec![0xfe];
+        for pair in digits.chunks(2) {
+            let hi = pair[0] - b'0';
+            let lo = pair.get(1).map_or(0x0f, |d| d - b'0');
+            out.push((hi << 4) | lo);
+        }
+        return out;
+    }
+    if let Some(mut b) = url_base64_without_padding(id) {
+        if b.first().is_some_and(|&x| x >= 0xfd) {
+            b.insert(0, 0xfd);
+        }
+        return b;
+    }
+    let mut out = vec![0xff];
+    out.extend_from_slice(id.as_bytes());
+    out
+}
+
+/// `id` decoded as URL-safe base64 without padding, if it is exactly that (`Uid`'s test: the
+/// unused low bits of the last symbol must be zero, so no two ids decode alike).
+fn url_base64_without_padding(id: &str) -> Option<Vec<u8>> {
+    let sextet = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' => 62,
+            b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let bytes = id.as_bytes();
+    let last = sextet(*bytes.last()?)?;
+    match bytes.len() % 4 {
+        1 => return None,
+        2 if last & 0x0f != 0 => return None,
+        3 if last & 0x03 != 0 => return None,
+        _ => {}
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &c in bytes {
+        acc = (acc << 6) | sextet(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// Lucene's texts of the points query OpenSearch builds for a range (or an exact value) on a
+/// field of this type, and of its doc-values twin: inclusive bounds, open ends at the type's
+/// extremes (infinities for doubles), ips as their 16 bytes. They differ for doubles, which the
+/// points query prints as Java does and the doc-values query as their sortable longs. `None`
+/// for the types printed otherwise.
+pub fn point_range(
+    field: &str,
+    ty: FieldType,
+    lo: &Bound<Term>,
+    hi: &Bound<Term>,
+) -> Option<(String, String)> {
+    use FieldType::*;
+    let side = |b: &Bound<Term>, upper: bool| -> Option<(String, String)> {
+        let step: i64 = match b {
+            Bound::Included(_) => 0,
+            Bound::Excluded(_) if upper => -1,
+            Bound::Excluded(_) => 1,
+            Bound::Unbounded => 0,
+        };
+        let value = match b {
+            Bound::Included(t) | Bound::Excluded(t) => Some(t.value()),
+            Bound::Unbounded => None,
+        };
+        let same = |s: String| Some((s.clone(), s));
+        match ty {
+            Long | Integer | Short | Byte | Date => {
+                let x = match (value, ty) {
+                    (Some(v), Date) => v.as_date()?.into_timestamp_millis() + step,
+                    (Some(v), _) => v.as_i64()? + step,
+                    (None, Integer | Short | Byte) if upper => i32::MAX as i64,
+                    (None, Integer | Short | Byte) => i32::MIN as i64,
+                    (None, _) if upper => i64::MAX,
+                    (None, _) => i64::MIN,
+                };
+                same(x.to_string())
+            }
+            Double => {
+                let x = match value {
+                    Some(v) => v.as_f64()?,
+                    None if upper => f64::INFINITY,
+                    None => f64::NEG_INFINITY,
+                };
+                let x = match step {
+                    1 => x.next_up(),
+                    -1 => x.next_down(),
+                    _ => x,
+                };
+                // NumericUtils.doubleToSortableLong.
+                let bits = x.to_bits() as i64;
+                let sortable = bits ^ ((bits >> 63) & i64::MAX);
+                Some((super::function_score::java_double(x), sortable.to_string()))
+            }
+            Ip if step == 0 => match value {
+                Some(v) => same(bytes_text(&v.as_ip_addr()?.octets())),
+                None if upper => same(bytes_text(&[0xffu8; 16])),
+                None => same(bytes_text(&[0u8; 16])),
+            },
+            _ => None,
+        }
+    };
+    let ((lo_index, lo_dv), (hi_index, hi_dv)) = (side(lo, false)?, side(hi, true)?);
+    Some((
+        format!("{field}:[{lo_index} TO {hi_index}]"),
+        format!("{field}:[{lo_dv} TO {hi_dv}]"),
+    ))
+}
+
+/// A points query as OpenSearch builds it on a field with doc values: Lucene's
+/// `IndexOrDocValuesQuery`, printed whole where nothing is scored; a scored search runs (and
+/// an explanation prints) its doc-values query.
+pub fn points((index, dv): (String, String), doc_values: bool) -> Described {
+    if !doc_values {
+        return plain(index);
+    }
+    Described::Leaf {
+        unscored: format!("IndexOrDocValuesQuery(indexQuery={index}, dvQuery={dv})"),
+        scored: dv,
+    }
+}
+
+/// A term-level query printed alike scored or not.
+pub fn plain(text: String) -> Described {
+    Described::Leaf {
+        scored: text.clone(),
+        unscored: text,
+    }
+}
+
+/// What a built query says of itself: the unscored text of a described constant-score query,
+/// with its boost as `BoostQuery` prints it.
+fn described_text(q: &dyn tantivy::query::Query) -> Option<Rendered> {
+    let c = q.downcast_ref::<ConstantQuery>()?;
+    match c.description()? {
+        Described::Leaf { unscored, .. } => Some(boosted((unscored.clone(), false), c.score())),
+        Described::FilterClause(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::schema::Schema;
+
+    #[test]
+    fn ids_encode_as_opensearch_indexes_them() {
+        let hex = |id: &str| bytes_text(&encode_id(id));
+        // Digits, two to a byte, 0xf closing an odd count.
+        assert_eq!(hex("1"), "[fe 1f]");
+        assert_eq!(hex("12"), "[fe 12]");
+        assert_eq!(hex("123"), "[fe 12 3f]");
+        // URL-safe base64 without padding, decoded; an escape before a first byte of 0xfd up.
+        assert_eq!(hex("abc"), "[69 b7]");
+        assert_eq!(hex("_w"), "[fd ff]");
+        // Decoded bytes that are UTF-8 print as text, as Lucene's Term.toString does.
+        assert_eq!(hex("aGk"), "hi");
+        // Not base64: a last symbol with its unused bits set, a length of 4n+1, other chars.
+        assert_eq!(hex("ab"), "[ff 61 62]");
+        assert_eq!(hex("abcde"), "[ff 61 62 63 64 65]");
+        assert_eq!(hex("x y"), "[ff 78 20 79]");
+    }
+
+    #[test]
+    fn term_sets_print_sorted_and_distinct() {
+        let set = term_set("k", ["b", "a", "b"].map(|s| s.as_bytes().to_vec()));
+        assert_eq!(set, "k:(a b)");
+    }
+
+    #[test]
+    fn point_ranges_print_lucenes_bounds() {
+        let mut sb = Schema::builder();
+        let n = sb.add_i64_field("n", tantivy::schema::INDEXED);
+        let f = sb.add_f64_field("f", tantivy::schema::INDEXED);
+        let d = sb.add_date_field("d", tantivy::schema::INDEXED);
+        let _ = sb.build();
+        let long = |x| Term::from_field_i64(n, x);
+        assert_eq!(
+            point_range(
+                "n",
+                FieldType::Long,
+                &Bound::Excluded(long(1)),
+                &Bound::Unbounded
+            ),
+            Some((
+                "n:[2 TO 9223372036854775807]".into(),
+                "n:[2 TO 9223372036854775807]".into()
+            ))
+        );
+        assert_eq!(
+            point_range(
+                "n",
+                FieldType::Integer,
+                &Bound::Unbounded,
+                &Bound::Excluded(long(10))
+            )
+            .map(|p| p.0),
+            Some("n:[-2147483648 TO 9]".into())
+        );
+        let double = |x| Term::from_field_f64(f, x);
+        assert_eq!(
+            point_range(
+                "f",
+                FieldType::Double,
+                &Bound::Excluded(double(1.0)),
+                &Bound::Included(double(2.0))
+            ),
+            Some((
+                "f:[1.0000000000000002 TO 2.0]".into(),
+                "f:[4607182418800017409 TO 4611686018427387904]".into()
+            ))
+        );
+        assert_eq!(
+            point_range("f", FieldType::Double, &Bound::Unbounded, &Bound::Unbounded),
+            Some((
+                "f:[-Infinity TO Infinity]".into(),
+                "f:[-9218868437227405313 TO 9218868437227405312]".into()
+            ))
+        );
+        let day = |ms| Term::from_field_date(d, tantivy::DateTime::from_timestamp_millis(ms));
+        assert_eq!(
+            point_range(
+                "d",
+                FieldType::Date,
+                &Bound::Included(day(1577923200000)),
+                &Bound::Excluded(day(1578009600000))
+            )
+            .map(|p| p.0),
+            Some("d:[1577923200000 TO 1578009599999]".into())
+        );
+        assert_eq!(
+            point_range(
+                "k",
+                FieldType::Keyword,
+                &Bound::Unbounded,
+                &Bound::Unbounded
+            ),
+            None
+        );
+    }
+}
