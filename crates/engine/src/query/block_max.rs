@@ -224,6 +224,43 @@ pub(crate) fn weight_and_node(
     Ok((q.weight(scoring)?, None))
 }
 
+/// Terms each of whose docs matches `q`: the term leaves reached through disjunctions
+/// (`SumQuery` needing one clause, `DisMaxQuery`) and boosts. A segment's doc freq of any of
+/// them, less its deleted docs, is a floor under the query's count there, known without
+/// reading a posting.
+pub fn implied_terms(q: &dyn Query) -> Vec<Term> {
+    let mut out = Vec::new();
+    collect_implied(q, &mut out);
+    out
+}
+
+fn collect_implied(q: &dyn Query, out: &mut Vec<Term>) {
+    if q.downcast_ref::<LuceneTermQuery>().is_some() {
+        q.query_terms(&mut |term, _| out.push(term.clone()));
+    } else if let Some(s) = q.downcast_ref::<SumQuery>() {
+        if s.minimum() <= 1 {
+            for c in s.clauses() {
+                collect_implied(c.as_ref(), out);
+            }
+        }
+    } else if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+        for c in d.clauses() {
+            collect_implied(c.as_ref(), out);
+        }
+    } else if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        collect_implied(b.inner(), out);
+    }
+}
+
+/// The floor [`implied_terms`] put under a segment's count of alive matches.
+pub fn count_floor(reader: &SegmentReader, terms: &[Term]) -> tantivy::Result<u32> {
+    let mut most = 0u32;
+    for t in terms {
+        most = most.max(reader.inverted_index(t.field())?.doc_freq(t)?);
+    }
+    Ok(most.saturating_sub(reader.num_deleted_docs()))
+}
+
 /// Whether a query's weight prunes in `for_each_pruning` (and reports every match to a
 /// callback that keeps the threshold at minus infinity, so counting stays exact until then).
 pub fn prunable(q: &dyn Query) -> bool {
@@ -700,6 +737,9 @@ mod tests {
             })
             .unwrap();
             assert_eq!(w.count(r).unwrap(), alive, "{q:?}");
+            // Never above the count, and reached where a term alone covers the matches.
+            let floor = count_floor(r, &implied_terms(q)).unwrap();
+            assert!(floor <= alive, "{q:?}: floor {floor} > {alive}");
         }
         for (k, limit) in [(1, 0), (10, 0), (10, 100), (50, 0), (10, u64::MAX)] {
             let want = exhaustive(searcher, q, k).0;
@@ -710,6 +750,19 @@ mod tests {
                 "{q:?} k {k} limit {limit}"
             );
         }
+    }
+
+    #[test]
+    fn implied_terms_only_where_each_term_implies_a_match() {
+        let (_index, s) = index(5);
+        let (a, b) = (term(&s, "body", "w0"), term(&s, "body", "w1"));
+        let any = SumQuery::new(vec![a.box_clone(), b.box_clone()]);
+        assert_eq!(implied_terms(&any).len(), 2);
+        let both = SumQuery::with_minimum(vec![a.box_clone(), b.box_clone()], 2);
+        assert!(implied_terms(&both).is_empty());
+        let boosted = BoostedQuery::new(Box::new(both), 2.0);
+        let max = DisMaxQuery::new(vec![Box::new(boosted), a.box_clone()], 0.0);
+        assert_eq!(implied_terms(&max).len(), 1);
     }
 
     #[test]

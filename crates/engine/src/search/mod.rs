@@ -419,6 +419,10 @@ fn query_shard(
         }
         return Ok(out);
     }
+    let implied = match req.track_total_hits {
+        TrackTotalHits::UpTo(_) => query::block_max::implied_terms(q.as_ref()),
+        _ => Vec::new(),
+    };
     let top_plan = top_k::Plan {
         specs: plan.specs,
         window: plan.window,
@@ -429,6 +433,7 @@ fn query_shard(
         mapping: &meta.mapping,
         prune: query::block_max::prunable(q.as_ref()),
         constant: query::constant::is_constant(q.as_ref(), t.searcher.schema()),
+        implied: &implied,
         count_up_to: match req.track_total_hits {
             TrackTotalHits::UpTo(n) => Some(n),
             TrackTotalHits::Exact => Some(u64::MAX),

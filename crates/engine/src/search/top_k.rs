@@ -18,6 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
 use crate::index::schema;
+use crate::query::block_max;
 use crate::util::segment_cache::SegmentCache;
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -96,6 +97,10 @@ pub(super) struct Plan<'a> {
     /// The query scores every match the same (`query::constant::is_constant`); the pass checks
     /// that the weight's scorers are [`ConstantScorer`]s before relying on it.
     pub constant: bool,
+    /// Terms each of whose docs matches the query (`block_max::implied_terms`): where one
+    /// term's doc freq alone takes a pruned pass's count past `count_up_to`, that floor is the
+    /// count ("more than"), and the matches are not counted one by one.
+    pub implied: &'a [tantivy::Term],
 }
 
 /// Where a scroll's pages have reached on a shard: the sort values and `_seq_no` of the last
@@ -1001,6 +1006,21 @@ pub(super) fn collect(
     // past it cannot be among the shard's first `window`, whatever its segment (a page deep
     // in a many-segment index then costs about one page, not one per segment).
     let mut carried_bar: Option<u64> = None;
+    // The segments' count floors together pass the count wanted: counting stops at them.
+    let floors_pass = match plan.count_up_to {
+        Some(up_to) if plan.prune && !plan.implied.is_empty() => {
+            let mut total = 0u64;
+            for reader in searcher.segment_readers() {
+                total += block_max::count_floor(reader, plan.implied)? as u64;
+            }
+            total > up_to
+        }
+        _ => false,
+    };
+    // The best `window` scores of the segments passed so far (pruned passes): a doc of a later
+    // segment scoring below the worst of them cannot make the page, so each segment's pruning
+    // starts from there rather than from nothing.
+    let mut best_scores: Vec<f32> = Vec::new();
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         let readers = Arc::new(
             levels
@@ -1048,7 +1068,11 @@ pub(super) fn collect(
         if prune {
             if let Some(up_to) = plan.count_up_to {
                 if out.count <= up_to {
-                    out.count += weight.count(reader)? as u64;
+                    out.count += if floors_pass {
+                        block_max::count_floor(reader, plan.implied)? as u64
+                    } else {
+                        weight.count(reader)? as u64
+                    };
                 }
             }
         }
@@ -1104,6 +1128,12 @@ pub(super) fn collect(
         }
         let scanning = scan.is_some();
         let counted_apart = prune || scanning;
+        let carried = match best_scores.last() {
+            Some(&worst) if prune && best_scores.len() >= window => {
+                raw_threshold(worst, plan.boost)
+            }
+            _ => f32::NEG_INFINITY,
+        };
         // The worst kept hit's key, for the column scan.
         let bar_key: std::cell::Cell<Option<u128>> = std::cell::Cell::new(None);
         let mut on_doc = |doc: DocId, score: f32| -> f32 {
@@ -1180,7 +1210,8 @@ pub(super) fn collect(
                 bar_key.set(top.bar.as_ref().map(|b| b.k0));
             }
             match &top.bar {
-                Some(bar) if prune => raw_threshold(bar.score, plan.boost),
+                Some(bar) if prune => raw_threshold(bar.score, plan.boost).max(carried),
+                _ if prune => carried,
                 _ => f32::NEG_INFINITY,
             }
         };
@@ -1323,7 +1354,7 @@ pub(super) fn collect(
                 }
             }
         } else if prune {
-            weight.for_each_pruning(f32::NEG_INFINITY, reader, &mut on_doc)?;
+            weight.for_each_pruning(carried, reader, &mut on_doc)?;
         } else {
             weight.for_each(reader, &mut |doc, score| {
                 on_doc(doc, score);
@@ -1341,7 +1372,13 @@ pub(super) fn collect(
         }
         out.count += count;
         max_score = max_score.max(seg_max);
-        for e in top.into_entries() {
+        let entries = top.into_entries();
+        if prune {
+            best_scores.extend(entries.iter().map(|e| e.score));
+            best_scores.sort_by(|a, b| b.total_cmp(a));
+            best_scores.truncate(window);
+        }
+        for e in entries {
             out.candidates.push(Candidate {
                 score: e.score,
                 seq: e.seq,
@@ -1483,6 +1520,7 @@ mod tests {
                 count_up_to: up_to,
                 match_all: false,
                 constant,
+                implied: &[],
             };
             let weight = q
                 .weight(EnableScoring::enabled_from_searcher(searcher))
@@ -1688,6 +1726,7 @@ mod tests {
                                             q.as_ref(),
                                             s.schema(),
                                         ),
+                                    implied: &[],
                                 };
                                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
                                 let mut c = top.candidates;
@@ -1751,6 +1790,7 @@ mod tests {
                             count_up_to: Some(u64::MAX),
                             match_all: is_all,
                             constant: qi == 1,
+                            implied: &[],
                         };
                         let mut c = collect(&plan, &s, weight.as_ref(), 0).unwrap().candidates;
                         c.sort_by(|a, b| {
@@ -1774,6 +1814,68 @@ mod tests {
                     }
                 }
             }
+        }
+
+        /// A pruned pass whose implied terms' doc freqs pass the count wanted stops counting
+        /// there ("more than"), with the same page as the exact count.
+        #[test]
+        fn count_floors_end_counting_with_the_same_page() {
+            let s = index(9);
+            let k = s.schema().get_field("k").unwrap();
+            let q = crate::query::combine::SumQuery::new(vec![
+                Box::new(LuceneTermQuery::new(Term::from_field_text(k, "v1"))),
+                Box::new(LuceneTermQuery::new(Term::from_field_text(k, "v3"))),
+            ]);
+            let implied = crate::query::block_max::implied_terms(&q);
+            assert_eq!(implied.len(), 2);
+            let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
+            let specs = [SortSpec {
+                field: SortField::Score,
+                ascending: false,
+                missing: Missing::Last,
+                mode: None,
+            }];
+            let mapping = Mapping::empty();
+            let run_with = |up_to: u64, implied: &[Term], prune: bool| {
+                let plan = Plan {
+                    specs: &specs,
+                    window: 10,
+                    after: None,
+                    cursor: None,
+                    boost: 1.0,
+                    track_max_score: true,
+                    mapping: &mapping,
+                    prune,
+                    count_up_to: Some(up_to),
+                    match_all: false,
+                    constant: false,
+                    implied,
+                };
+                let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
+                let mut hits: Vec<_> = top.candidates.iter().map(|c| (c.seq, c.score)).collect();
+                hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                hits.truncate(10);
+                (hits, top.count, top.max_score)
+            };
+            let run = |up_to: u64, implied: &[Term]| {
+                let (hits, count, _) = run_with(up_to, implied, true);
+                (hits, count)
+            };
+            // Every segment's matches tie on the score: pages are decided by `_seq_no` across
+            // segments, each starting its pruning from the bar the ones before it left.
+            let (want, total, max) = run_with(u64::MAX, &[], false);
+            assert_eq!(run_with(u64::MAX, &[], true), (want.clone(), total, max));
+            assert!(total > 100, "{total}");
+            for up_to in [0, 10, 100] {
+                let (hits, count) = run(up_to, &implied);
+                assert_eq!(hits, want);
+                assert!(
+                    count > up_to && count <= total,
+                    "{count} vs {up_to}, {total}"
+                );
+            }
+            // Floors short of the count wanted: counted exactly.
+            assert_eq!(run(total, &implied), (want, total));
         }
 
         #[test]
