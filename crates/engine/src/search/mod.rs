@@ -11,6 +11,7 @@ pub mod highlight;
 pub mod raw_source;
 pub mod request;
 pub mod sort;
+mod stored_hit;
 pub mod suggest;
 mod term_strings;
 mod timeout;
@@ -31,8 +32,7 @@ use sort::{SortField, SortSpec};
 use std::cmp::Ordering;
 use std::sync::Arc;
 use tantivy::collector::{Collector, TopDocs};
-use tantivy::schema::Value as _;
-use tantivy::{DocAddress, Searcher, TantivyDocument};
+use tantivy::{DocAddress, Searcher};
 
 pub fn all_source() -> SourceFilter {
     SourceFilter {
@@ -647,34 +647,23 @@ fn fetch(
     with_score: bool,
     raw_sources: &mut Vec<Vec<u8>>,
 ) -> Result<Value> {
-    let doc: TantivyDocument = t.searcher.doc(c.doc)?;
+    let mut doc: stored_hit::StoredHit = t.searcher.doc(c.doc)?;
     let schema = t.searcher.schema();
     let field = |name: &str| schema.get_field(name).expect("internal field");
-    let id = doc
-        .get_first(field(schema::ID))
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default();
     let meta = t.service.meta();
-    let mut hit = serde_json::Map::new();
+    let mut hit = serde_json::Map::with_capacity(8);
     hit.insert("_index".into(), Value::from(meta.name.clone()));
     if !req.stored_none {
+        let id = doc.str(field(schema::ID)).unwrap_or_default();
         hit.insert("_id".into(), Value::from(id));
     }
     if req.version {
-        let v = doc
-            .get_first(field(schema::VERSION))
-            .and_then(|v| v.as_i64());
-        hit.insert("_version".into(), json!(v));
+        hit.insert("_version".into(), json!(doc.i64(field(schema::VERSION))));
     }
     if req.seq_no_primary_term {
-        let s = doc
-            .get_first(field(schema::SEQ_NO))
-            .and_then(|v| v.as_i64());
-        let p = doc
-            .get_first(field(schema::PRIMARY_TERM))
-            .and_then(|v| v.as_i64());
-        hit.insert("_seq_no".into(), json!(s));
-        hit.insert("_primary_term".into(), json!(p));
+        hit.insert("_seq_no".into(), json!(doc.i64(field(schema::SEQ_NO))));
+        let term = doc.i64(field(schema::PRIMARY_TERM));
+        hit.insert("_primary_term".into(), json!(term));
     }
     hit.insert(
         "_score".into(),
@@ -684,23 +673,30 @@ fn fetch(
             Value::Null
         },
     );
-    if let Some(r) = doc
-        .get_first(field(schema::ROUTING))
-        .and_then(|v| v.as_str())
-    {
+    if let Some(r) = doc.str(field(schema::ROUTING)) {
         hit.insert("_routing".into(), Value::from(r));
     }
-    let stored_source = || schema::stored_source(&doc, field(schema::SOURCE));
+    let source = doc.take_source(field(schema::SOURCE));
+    let parsed = std::cell::OnceCell::new();
     let raw_source = || -> Value {
-        stored_source()
-            .and_then(|b| serde_json::from_slice(b).ok())
-            .unwrap_or(Value::Null)
+        parsed
+            .get_or_init(|| {
+                source
+                    .as_deref()
+                    .and_then(|b| serde_json::from_slice(b).ok())
+                    .unwrap_or(Value::Null)
+            })
+            .clone()
     };
+    // An unfiltered source goes into the response as its stored bytes, once nothing else
+    // below reads it.
+    let mut placeholder = None;
     if let Some(filter) = &req.source {
-        if let Some(bytes) = stored_source() {
+        if source.is_some() {
             let src = if filter.is_noop() {
-                raw_sources.push(bytes.to_vec());
-                raw_source::placeholder(raw_sources.len() - 1)
+                let at = raw_sources.len();
+                placeholder = Some(at);
+                raw_source::placeholder(at)
             } else {
                 filter.apply(&raw_source())
             };
@@ -771,6 +767,10 @@ fn fetch(
     }
     if req.explain {
         crate::api::explain::explain_hit(&mut hit, req, t, c.doc)?;
+    }
+    if let (Some(at), Some(bytes)) = (placeholder, source) {
+        debug_assert_eq!(at, raw_sources.len());
+        raw_sources.push(bytes);
     }
     Ok(Value::Object(hit))
 }

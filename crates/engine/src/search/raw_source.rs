@@ -51,7 +51,8 @@ pub fn splice(body: Vec<u8>, sources: &[Vec<u8>]) -> Vec<u8> {
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    // A comparison at every offset was most of a 100-hit page's splice.
+    memchr::memmem::find(hay, needle)
 }
 
 #[cfg(test)]
