@@ -314,11 +314,39 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
                 )))
             }));
         }
-        FieldType::Boolean => Box::new(TermUnionQuery::new(
-            vals.iter()
-                .map(|v| values::boolean(cx, v).map(|b| Term::from_field_bool(f, b)))
-                .collect::<Result<Vec<_>>>()?,
-        )),
+        FieldType::Boolean => {
+            // OpenSearch's boolean `termsQuery`: one value is that value's scored term, both
+            // are an exists query (Lucene's FieldExistsQuery, no ConstantScore around it).
+            let mut bs = vals
+                .iter()
+                .map(|v| values::boolean(cx, v))
+                .collect::<Result<Vec<_>>>()?;
+            bs.sort_unstable();
+            bs.dedup();
+            match bs.as_slice() {
+                [b] => {
+                    return Ok(Box::new(
+                        LuceneTermQuery::new(Term::from_field_bool(f, *b)).with_boost(boost),
+                    ))
+                }
+                [_, _] => {
+                    let q = exists(cx, field, boost);
+                    return Ok(describe(cx, q, || {
+                        let text = format!("FieldExistsQuery [field={field}]");
+                        let fast = cx.searcher.schema().get_field_entry(f).is_fast();
+                        Some(constant::Described::Leaf {
+                            scored: if values::in_every_doc(cx, f, fast) {
+                                "*:*".to_string()
+                            } else {
+                                text.clone()
+                            },
+                            unscored: text,
+                        })
+                    }));
+                }
+                _ => Box::new(TermUnionQuery::new(Vec::<Term>::new())),
+            }
+        }
         _ => {
             let mut clauses = Vec::new();
             for v in vals {
