@@ -1494,6 +1494,16 @@ mod tests {
             index.reader().unwrap().searcher()
         }
 
+        /// `_score` descending, the default order.
+        fn by_score() -> SortSpec {
+            SortSpec {
+                field: SortField::Score,
+                ascending: false,
+                missing: Missing::Last,
+                mode: None,
+            }
+        }
+
         fn run(
             searcher: &Searcher,
             q: &dyn Query,
@@ -1501,12 +1511,7 @@ mod tests {
             up_to: Option<u64>,
             constant: bool,
         ) -> (Vec<(i64, DocAddress, f32)>, u64, Option<f32>) {
-            let specs = [SortSpec {
-                field: SortField::Score,
-                ascending: false,
-                missing: Missing::Last,
-                mode: None,
-            }];
+            let specs = [by_score()];
             let mapping = Mapping::empty();
             let plan = Plan {
                 specs: &specs,
@@ -1829,12 +1834,7 @@ mod tests {
             let implied = crate::query::block_max::implied_terms(&q);
             assert_eq!(implied.len(), 2);
             let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
-            let specs = [SortSpec {
-                field: SortField::Score,
-                ascending: false,
-                missing: Missing::Last,
-                mode: None,
-            }];
+            let specs = [by_score()];
             let mapping = Mapping::empty();
             let run_with = |up_to: u64, implied: &[Term], prune: bool| {
                 let plan = Plan {
