@@ -344,109 +344,6 @@ pub fn scale_boost(q: &Dsl, f: f32) -> Option<Dsl> {
     Some(q)
 }
 
-/// Lucene's `toString` of a filter, for the `match filter` explanation.
-fn lucene_string(ast: &Dsl, cx: &Context) -> String {
-    match ast {
-        Dsl::MatchAll { .. } => "*:*".into(),
-        Dsl::Term { field, value, .. } => match cx.mapping.field(field).map(|m| m.ty) {
-            Some(FieldType::Text | FieldType::Keyword) | None => {
-                format!("{field}:{}", super::values::text_of(value))
-            }
-            Some(FieldType::Boolean) => format!(
-                "{field}:{}",
-                if super::values::text_of(value) == "true" {
-                    "T"
-                } else {
-                    "F"
-                }
-            ),
-            Some(_) => {
-                let v = super::values::text_of(value);
-                format!("IndexOrDocValuesQuery(indexQuery={field}:[{v} TO {v}], dvQuery={field}:[{v} TO {v}])")
-            }
-        },
-        Dsl::Terms { field, values, .. } => {
-            let vs: Vec<String> = values.iter().map(super::values::text_of).collect();
-            format!("{field}:({})", vs.join(" "))
-        }
-        Dsl::Prefix { field, value, .. } => format!("{field}:{value}*"),
-        Dsl::Exists { field, .. } => format!("FieldExistsQuery [field={field}]"),
-        Dsl::Range(r) => range_string(r, cx).unwrap_or_else(|| terms_string(ast, cx)),
-        Dsl::Bool(b) => {
-            let mut parts = Vec::new();
-            let groups: [(&str, &Vec<Dsl>); 4] = [
-                ("+", &b.must),
-                ("", &b.should),
-                ("-", &b.must_not),
-                ("#", &b.filter),
-            ];
-            for (prefix, list) in groups {
-                for q in list {
-                    let s = lucene_string(q, cx);
-                    let s = if matches!(q, Dsl::Bool(_)) {
-                        format!("({s})")
-                    } else {
-                        s
-                    };
-                    parts.push(format!("{prefix}{s}"));
-                }
-            }
-            parts.join(" ")
-        }
-        _ => terms_string(ast, cx),
-    }
-}
-
-/// A long/int/date range as Lucene prints its `IndexOrDocValuesQuery`.
-fn range_string(r: &crate::dsl::RangeQuery, cx: &Context) -> Option<String> {
-    let fm = cx.mapping.field(&r.field)?;
-    let (min, max) = match fm.ty {
-        FieldType::Long | FieldType::Date => (i64::MIN, i64::MAX),
-        FieldType::Integer => (i32::MIN as i64, i32::MAX as i64),
-        _ => return None,
-    };
-    let bound = |v: &Option<Value>, include: bool, up: bool| -> Option<i64> {
-        let Some(v) = v else {
-            return Some(if up { max } else { min });
-        };
-        let x = if fm.ty == FieldType::Date {
-            super::values::date_millis_pub(fm, r.format.as_deref(), v, up && include).ok()?
-        } else {
-            super::values::text_of(v).parse::<f64>().ok()? as i64
-        };
-        Some(match (include, up) {
-            (true, _) => x,
-            (false, false) => x.saturating_add(1),
-            (false, true) => x.saturating_sub(1),
-        })
-    };
-    let lo = bound(&r.from, r.include_lower, false)?;
-    let hi = bound(&r.to, r.include_upper, true)?;
-    let f = &r.field;
-    Some(format!(
-        "IndexOrDocValuesQuery(indexQuery={f}:[{lo} TO {hi}], dvQuery={f}:[{lo} TO {hi}])"
-    ))
-}
-
-/// The built query's terms, the way Lucene prints a boolean of term queries.
-fn terms_string(ast: &Dsl, cx: &Context) -> String {
-    let Ok(q) = build(ast, cx) else {
-        return String::new();
-    };
-    let schema = cx.searcher.schema();
-    let mut parts = Vec::new();
-    q.query_terms(&mut |t, _| {
-        let field = schema.get_field_name(t.field());
-        let text = t
-            .value()
-            .as_str()
-            .map(String::from)
-            .unwrap_or_else(|| format!("{:?}", t.serialized_value_bytes()));
-        parts.push(format!("{field}:{text}"));
-    });
-    parts.join(" ")
-}
-
 /// `failed to create query: <reason>` around a shard-level build failure.
 fn create_failure(cx: &Context, e: Error) -> Error {
     if e.kind == ErrorKind::QueryShard || e.kind == ErrorKind::Parsing {
@@ -503,7 +400,13 @@ fn function(cx: &Context, f: &FilterFunction) -> Result<Function> {
             };
             (
                 Some(build(q, cx)?),
-                format!("match filter{name}: {}", lucene_string(q, cx)),
+                // Only an explanation prints it.
+                if cx.describe {
+                    let (text, _) = super::lucene_string::render(q, cx).unwrap_or_default();
+                    format!("match filter{name}: {text}")
+                } else {
+                    String::new()
+                },
             )
         }
         None => (None, String::new()),

@@ -332,16 +332,7 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
                 [_, _] => {
                     let q = exists(cx, field, boost);
                     return Ok(describe(cx, q, || {
-                        let text = format!("FieldExistsQuery [field={field}]");
-                        let fast = cx.searcher.schema().get_field_entry(f).is_fast();
-                        Some(constant::Described::Leaf {
-                            scored: if values::in_every_doc(cx, f, fast) {
-                                "*:*".to_string()
-                            } else {
-                                text.clone()
-                            },
-                            unscored: text,
-                        })
+                        Some(exists_description(cx, f, field, false))
                     }));
                 }
                 _ => Box::new(TermUnionQuery::new(Vec::<Term>::new())),
@@ -379,20 +370,30 @@ fn exists(cx: &Context, field: &str, boost: f32) -> Q {
             Err(_) => none(),
         }
     };
-    describe(cx, q, || {
-        // OpenSearch's ConstantScoreQuery around Lucene's FieldExistsQuery, which a search
-        // rewrites to `*:*` when every doc of the shard has the field.
-        let unscored = format!("ConstantScore(FieldExistsQuery [field={field}])");
-        let everywhere = values::in_every_doc(cx, f, entry.is_fast());
-        Some(constant::Described::Leaf {
-            scored: if everywhere {
-                "ConstantScore(*:*)".to_string()
-            } else {
-                unscored.clone()
-            },
-            unscored,
-        })
-    })
+    describe(cx, q, || Some(exists_description(cx, f, field, true)))
+}
+
+/// Lucene's FieldExistsQuery on `field`, inside OpenSearch's ConstantScoreQuery when `wrapped`
+/// (the `exists` query); a scored search rewrites it to `*:*` when every doc of the shard has
+/// the field.
+fn exists_description(cx: &Context, f: Field, field: &str, wrapped: bool) -> constant::Described {
+    let wrap = |s: String| {
+        if wrapped {
+            format!("ConstantScore({s})")
+        } else {
+            s
+        }
+    };
+    let unscored = wrap(format!("FieldExistsQuery [field={field}]"));
+    let fast = cx.searcher.schema().get_field_entry(f).is_fast();
+    constant::Described::Leaf {
+        scored: if values::in_every_doc(cx, f, fast) {
+            wrap("*:*".to_string())
+        } else {
+            unscored.clone()
+        },
+        unscored,
+    }
 }
 
 fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {

@@ -441,27 +441,30 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             | ScaledFloat
             | Date
     );
-    if on_column && cx.searcher.schema().get_field_entry(f).is_fast() {
-        // The column's order-preserving u64s, as tantivy's fast-field range reads them.
-        let raw = |b: &Bound<Term>| -> Option<Bound<u64>> {
-            let v = |t: &Term| {
-                let v = t.value();
-                v.as_u64()
-                    .or(v.as_i64().map(tantivy::i64_to_u64))
-                    .or(v.as_f64().map(tantivy::f64_to_u64))
-                    .or(v
-                        .as_date()
-                        .map(|d| tantivy::i64_to_u64(d.into_timestamp_nanos())))
-            };
-            Some(match b {
-                Bound::Included(t) => Bound::Included(v(t)?),
-                Bound::Excluded(t) => Bound::Excluded(v(t)?),
-                Bound::Unbounded => Bound::Unbounded,
-            })
+    // The column's order-preserving u64s, as tantivy's fast-field range reads them.
+    let raw = |b: &Bound<Term>| -> Option<Bound<u64>> {
+        let v = |t: &Term| {
+            let v = t.value();
+            v.as_u64()
+                .or(v.as_i64().map(tantivy::i64_to_u64))
+                .or(v.as_f64().map(tantivy::f64_to_u64))
+                .or(v
+                    .as_date()
+                    .map(|d| tantivy::i64_to_u64(d.into_timestamp_nanos())))
         };
+        Some(match b {
+            Bound::Included(t) => Bound::Included(v(t)?),
+            Bound::Excluded(t) => Bound::Excluded(v(t)?),
+            Bound::Unbounded => Bound::Unbounded,
+        })
+    };
+    // Described before the bounds move into the query.
+    let text = cx
+        .describe
+        .then(|| describe_points(cx, &r.field, f, fm, &lo, &hi))
+        .flatten();
+    if on_column && cx.searcher.schema().get_field_entry(f).is_fast() {
         if let (Some(a), Some(b)) = (raw(&lo), raw(&hi)) {
-            let text = || describe_points(cx, &r.field, f, fm, &lo, &hi);
-            let text = cx.describe.then(text).flatten();
             let fallback = Box::new(TRange::new(lo, hi));
             let q = match super::constant::ColumnRangeQuery::new(&r.field, a, b, fallback) {
                 Some(q) => constant(Box::new(q), r.boost),
@@ -470,10 +473,6 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
             return Ok(super::describe(cx, q, || text));
         }
     }
-    let text = cx
-        .describe
-        .then(|| describe_points(cx, &r.field, f, fm, &lo, &hi))
-        .flatten();
     let q = constant(Box::new(TRange::new(lo, hi)), r.boost);
     Ok(super::describe(cx, q, || text))
 }

@@ -1006,16 +1006,18 @@ pub(super) fn collect(
     // past it cannot be among the shard's first `window`, whatever its segment (a page deep
     // in a many-segment index then costs about one page, not one per segment).
     let mut carried_bar: Option<u64> = None;
-    // The segments' count floors together pass the count wanted: counting stops at them.
-    let floors_pass = match plan.count_up_to {
+    // The segments' count floors, when together they pass the count wanted: counting stops at
+    // them.
+    let floors: Option<Vec<u32>> = match plan.count_up_to {
         Some(up_to) if plan.prune && !plan.implied.is_empty() => {
-            let mut total = 0u64;
-            for reader in searcher.segment_readers() {
-                total += block_max::count_floor(reader, plan.implied)? as u64;
-            }
-            total > up_to
+            let floors = searcher
+                .segment_readers()
+                .iter()
+                .map(|r| block_max::count_floor(r, plan.implied))
+                .collect::<tantivy::Result<Vec<u32>>>()?;
+            (floors.iter().map(|&n| n as u64).sum::<u64>() > up_to).then_some(floors)
         }
-        _ => false,
+        _ => None,
     };
     // The best `window` scores of the segments passed so far (pruned passes): a doc of a later
     // segment scoring below the worst of them cannot make the page, so each segment's pruning
@@ -1068,10 +1070,9 @@ pub(super) fn collect(
         if prune {
             if let Some(up_to) = plan.count_up_to {
                 if out.count <= up_to {
-                    out.count += if floors_pass {
-                        block_max::count_floor(reader, plan.implied)? as u64
-                    } else {
-                        weight.count(reader)? as u64
+                    out.count += match &floors {
+                        Some(f) => f[ord] as u64,
+                        None => weight.count(reader)? as u64,
                     };
                 }
             }
