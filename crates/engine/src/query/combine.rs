@@ -117,6 +117,10 @@ impl DisMaxQuery {
         &self.clauses.0
     }
 
+    pub(crate) fn tie(&self) -> f32 {
+        self.tie
+    }
+
     pub(crate) fn weight_and_node(
         &self,
         scoring: EnableScoring<'_>,
@@ -514,7 +518,8 @@ mod tests {
                     let mut on = 0;
                     for c in &clauses {
                         let mut s = c.scorer(r, 1.0).unwrap();
-                        if s.seek(doc) == doc {
+                        // A fresh scorer may already stand past `doc`; seeking back is not allowed.
+                        if s.doc() <= doc && s.seek(doc) == doc {
                             sum += s.score() as f64;
                             on += 1;
                         }
@@ -532,7 +537,10 @@ mod tests {
             for doc in 0..r.max_doc() {
                 let on = clauses
                     .iter()
-                    .filter(|c| c.scorer(r, 1.0).unwrap().seek(doc) == doc)
+                    .filter(|c| {
+                        let mut s = c.scorer(r, 1.0).unwrap();
+                        s.doc() <= doc && s.seek(doc) == doc
+                    })
                     .count();
                 expected += (on >= 3) as usize;
             }

@@ -64,6 +64,10 @@ impl ConstantQuery {
     pub fn score(&self) -> Score {
         self.score
     }
+
+    pub fn inner(&self) -> &dyn Query {
+        self.inner.as_ref()
+    }
 }
 
 impl Query for ConstantQuery {
@@ -1114,7 +1118,7 @@ mod tests {
                 }
                 // Seeks in increasing order, near and far, answer as the range query's docs.
                 let w = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
-                let mut rng = Rng(seed + lo as u64);
+                let mut rng = Rng(seed.wrapping_add(lo as u64));
                 for (seg, r) in s.segment_readers().iter().enumerate() {
                     let mut scorer = w.scorer(r, 1.0).unwrap();
                     let mut target = 0;

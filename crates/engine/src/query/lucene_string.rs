@@ -11,7 +11,7 @@ use std::ops::Bound;
 use tantivy::Term;
 
 /// A term as Lucene prints it: `field:text`.
-fn term_text(schema: &tantivy::schema::Schema, t: &tantivy::Term) -> String {
+pub fn term_string(schema: &tantivy::schema::Schema, t: &tantivy::Term) -> String {
     let field = schema.get_field_name(t.field());
     let v = t.value();
     let text = if let Some(s) = v.as_str() {
@@ -77,7 +77,7 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
     q.query_terms(&mut |t, positions| {
         fields.insert(t.field());
         phrase |= positions;
-        terms.push(term_text(schema, t));
+        terms.push(term_string(schema, t));
     });
     if fields.len() > 1 || terms.is_empty() || phrase {
         return Ok(None);
@@ -129,7 +129,17 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
                     parts.push(format!("{prefix}{s}"));
                 }
             }
-            boosted((parts.join(" "), true), b.boost)
+            let msm = match &b.minimum_should_match {
+                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
+                _ => 0,
+            };
+            let joined = parts.join(" ");
+            let text = if msm > 0 {
+                format!("({joined})~{msm}")
+            } else {
+                joined
+            };
+            boosted((text, true), b.boost)
         }
         Ast::DisMax {
             queries,
@@ -188,27 +198,157 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             };
             boosted(inner, mm.boost)
         }
+        // Lucene's FunctionScoreQuery.boostByQuery, as OpenSearch builds `boosting`.
+        Ast::Boosting {
+            positive,
+            negative,
+            negative_boost,
+            boost,
+        } => boosted(
+            (
+                format!(
+                    "FunctionScoreQuery({}, scored by boost(queryboost(score({}))^{negative_boost:?}))",
+                    render(positive, cx)?.0,
+                    render(negative, cx)?.0
+                ),
+                false,
+            ),
+            *boost,
+        ),
         other => terms_string(other, cx)?,
     })
 }
 
-/// A query printed from the terms it holds: one term alone, several as a boolean of them.
+/// A query printed from what it builds to (`built`), the reason of a `MatchNoDocsQuery` from
+/// the AST.
 fn terms_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
-    let q = super::build(ast, &cx.describing())?;
-    if let Some(r) = described_text(q.as_ref()) {
-        return Ok(r);
-    }
-    let schema = cx.searcher.schema();
-    let mut terms = Vec::new();
-    q.query_terms(&mut |t, _| terms.push(term_text(schema, t)));
-    Ok(match terms.len() {
-        0 => (
+    let q = super::build(ast, &cx.validating())?;
+    if q.is::<tantivy::query::EmptyQuery>() {
+        return Ok((
             format!("MatchNoDocsQuery(\"{}\")", no_match_reason(ast, cx)),
             false,
-        ),
+        ));
+    }
+    Ok(built(q.as_ref(), cx.searcher.schema()))
+}
+
+/// A conjunction as Lucene prints it: every clause required.
+pub fn conjunction(
+    clauses: &[Box<dyn tantivy::query::Query>],
+    schema: &tantivy::schema::Schema,
+) -> String {
+    clauses
+        .iter()
+        .map(|c| match built(c.as_ref(), schema) {
+            (s, true) => format!("+({s})"),
+            (s, false) => format!("+{s}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A disjunction with an explicit minimum of one, which `built` cannot tell from tantivy's
+/// default.
+pub fn at_least_one(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) -> String {
+    format!("({})~1", built(q, schema).0)
+}
+
+/// Lucene's `toString` of a built query, from its structure: booleans, disjunctions, boosts,
+/// terms and phrases as Lucene prints them, labelled and described queries by their text, any
+/// other by the terms it holds.
+pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) -> Rendered {
+    use super::combine::{DisMaxQuery, SumQuery};
+    use super::labelled::LabelledQuery;
+    use super::lucene_term::LuceneTermQuery;
+    use super::phrase::LucenePhraseQuery;
+    use super::wrappers::BoostedQuery;
+    use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur};
+    let clause = |q: &dyn tantivy::query::Query| {
+        let (s, boolean) = built(q, schema);
+        if boolean {
+            format!("({s})")
+        } else {
+            s
+        }
+    };
+    let minimum = |s: String, n: usize| -> Rendered {
+        if n > 0 {
+            (format!("({s})~{n}"), true)
+        } else {
+            (s, true)
+        }
+    };
+    if let Some(l) = q.downcast_ref::<LabelledQuery>() {
+        return (l.text().to_string(), false);
+    }
+    if let Some(t) = q.downcast_ref::<LuceneTermQuery>() {
+        return boosted((term_string(schema, t.term()), false), t.boost());
+    }
+    if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        return boosted(built(b.inner(), schema), b.boost());
+    }
+    if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+        let parts = d
+            .clauses()
+            .iter()
+            .map(|c| built(c.as_ref(), schema))
+            .collect();
+        return disjunction(parts, d.tie());
+    }
+    if let Some(sum) = q.downcast_ref::<SumQuery>() {
+        let parts: Vec<String> = sum.clauses().iter().map(|c| clause(c.as_ref())).collect();
+        let n = if sum.minimum() > 1 { sum.minimum() } else { 0 };
+        return minimum(parts.join(" "), n);
+    }
+    if let Some(b) = q.downcast_ref::<BooleanQuery>() {
+        let parts: Vec<String> = b
+            .clauses()
+            .iter()
+            .map(|(occur, c)| {
+                // A filter clause is a required constant scoring 0.
+                let filter = c.downcast_ref::<ConstantQuery>().filter(|k| {
+                    *occur == Occur::Must && k.score() == 0.0 && k.description().is_none()
+                });
+                if let Some(f) = filter {
+                    return format!("#{}", clause(f.inner()));
+                }
+                let prefix = match occur {
+                    Occur::Must => "+",
+                    Occur::MustNot => "-",
+                    Occur::Should => "",
+                };
+                format!("{prefix}{}", clause(c.as_ref()))
+            })
+            .collect();
+        // tantivy's own default (1 for a pure disjunction) is not a minimum Lucene prints.
+        let n = b.get_minimum_number_should_match();
+        let required = b.clauses().iter().any(|(o, _)| *o != Occur::Should);
+        let n = if n > 1 || (n == 1 && required) { n } else { 0 };
+        return minimum(parts.join(" "), n);
+    }
+    if let Some(p) = q.downcast_ref::<LucenePhraseQuery>() {
+        let text = p.describe(schema.get_field_name(p.field()));
+        return boosted((text, false), p.boost());
+    }
+    if let Some(r) = described_text(q) {
+        return r;
+    }
+    if let Some(c) = q.downcast_ref::<ConstantQuery>() {
+        if c.inner().is::<AllQuery>() {
+            return boosted(("*:*".to_string(), false), c.score());
+        }
+        return built(c.inner(), schema);
+    }
+    if q.is::<EmptyQuery>() {
+        return ("MatchNoDocsQuery(\"\")".to_string(), false);
+    }
+    let mut terms = Vec::new();
+    q.query_terms(&mut |t, _| terms.push(term_string(schema, t)));
+    match terms.len() {
+        0 => ("MatchNoDocsQuery(\"\")".to_string(), false),
         1 => (terms.remove(0), false),
         _ => (terms.join(" "), true),
-    })
+    }
 }
 
 /// Why a query that matches nothing does, as OpenSearch's `MatchNoDocsQuery` says it: a
@@ -257,11 +397,14 @@ fn no_match_reason(ast: &Ast, cx: &Context) -> String {
 pub fn bytes_text(b: &[u8]) -> String {
     match std::str::from_utf8(b) {
         Ok(s) => s.to_string(),
-        Err(_) => {
-            let hex: Vec<String> = b.iter().map(|x| format!("{x:x}")).collect();
-            format!("[{}]", hex.join(" "))
-        }
+        Err(_) => hex_bytes(b),
     }
+}
+
+/// `BytesRef.toString`: lowercase hex without padding, always.
+fn hex_bytes(b: &[u8]) -> String {
+    let hex: Vec<String> = b.iter().map(|x| format!("{x:x}")).collect();
+    format!("[{}]", hex.join(" "))
 }
 
 /// `TermInSetQuery.toString`: `field:(a b)`, the terms' bytes sorted and distinct.
@@ -383,11 +526,20 @@ pub fn point_range(
                 let sortable = bits ^ ((bits >> 63) & i64::MAX);
                 Some((super::function_score::java_double(x), sortable.to_string()))
             }
-            Ip if step == 0 => match value {
-                Some(v) => same(bytes_text(&v.as_ip_addr()?.octets())),
-                None if upper => same(bytes_text(&[0xffu8; 16])),
-                None => same(bytes_text(&[0u8; 16])),
-            },
+            Ip => {
+                let x = match value {
+                    Some(v) => u128::from_be_bytes(v.as_ip_addr()?.octets()),
+                    None if upper => u128::MAX,
+                    None => 0,
+                };
+                let x = match step {
+                    1 => x.saturating_add(1),
+                    -1 => x.saturating_sub(1),
+                    _ => x,
+                };
+                let octets = x.to_be_bytes();
+                Some((java_host_address(&octets), hex_bytes(&octets)))
+            }
             _ => None,
         }
     };
@@ -396,6 +548,139 @@ pub fn point_range(
         format!("{field}:[{lo_index} TO {hi_index}]"),
         format!("{field}:[{lo_dv} TO {hi_dv}]"),
     ))
+}
+
+/// `InetAddress.getHostAddress` of an ip as OpenSearch decodes it: an IPv4-mapped address as
+/// IPv4, any other as eight hex groups, uncompressed.
+fn java_host_address(octets: &[u8; 16]) -> String {
+    let v6 = std::net::Ipv6Addr::from(*octets);
+    match v6.to_ipv4_mapped() {
+        Some(v4) => v4.to_string(),
+        None => v6
+            .segments()
+            .iter()
+            .map(|s| format!("{s:x}"))
+            .collect::<Vec<_>>()
+            .join(":"),
+    }
+}
+
+/// OpenSearch's `LongHashSet.toString` (the doc-values half of a numeric `terms`): the
+/// distinct values in the order of its open-addressing table, sized to the next power of two
+/// past 1.5 per value and slotted by `Long.hashCode`.
+pub fn long_hash_set(values: &[i64]) -> String {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let missing = sorted.first() == Some(&i64::MIN);
+    let wanted = (values.len() as u64 * 3 / 2).max(1);
+    let size = 1usize << (64 - wanted.leading_zeros());
+    let mask = size - 1;
+    let mut table: Vec<Option<i64>> = vec![None; size];
+    for &v in sorted.iter().filter(|&&v| v != i64::MIN) {
+        let hash = (v ^ ((v as u64) >> 32) as i64) as i32;
+        let mut i = (hash as u32 as usize) & mask;
+        while table[i].is_some() {
+            i = (i + 1) & mask;
+        }
+        table[i] = Some(v);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(sorted.len());
+    if missing {
+        out.push(i64::MIN.to_string());
+    }
+    out.extend(table.into_iter().flatten().map(|v| v.to_string()));
+    format!("[{}]", out.join(", "))
+}
+
+/// Lucene's texts of a numeric or ip `terms` query as OpenSearch builds it: a points set
+/// query (values sorted) and its doc-values twin. `None` for the types built otherwise.
+pub fn point_set(field: &str, ty: FieldType, terms: &[Term]) -> Option<(String, String)> {
+    use FieldType::*;
+    match ty {
+        Long | Integer | Short | Byte => {
+            let mut v: Vec<i64> = terms.iter().filter_map(|t| t.value().as_i64()).collect();
+            let dv = long_hash_set(&v);
+            v.sort_unstable();
+            v.dedup();
+            let index: Vec<String> = v.iter().map(i64::to_string).collect();
+            Some((
+                format!("{field}:{{{}}}", index.join(" ")),
+                format!("{field}: {dv}"),
+            ))
+        }
+        Double => {
+            let mut v: Vec<f64> = terms.iter().filter_map(|t| t.value().as_f64()).collect();
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+            let sortable: Vec<i64> = v
+                .iter()
+                .map(|x| {
+                    let bits = x.to_bits() as i64;
+                    bits ^ ((bits >> 63) & i64::MAX)
+                })
+                .collect();
+            let index: Vec<String> = v
+                .iter()
+                .map(|x| super::function_score::java_double(*x))
+                .collect();
+            Some((
+                format!("{field}:{{{}}}", index.join(" ")),
+                format!("{field}: {}", long_hash_set(&sortable)),
+            ))
+        }
+        Ip => {
+            let mut v: Vec<[u8; 16]> = terms
+                .iter()
+                .filter_map(|t| Some(t.value().as_ip_addr()?.octets()))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            let index: Vec<String> = v.iter().map(java_host_address).collect();
+            let dv: Vec<String> = v.iter().map(|o| hex_bytes(o)).collect();
+            Some((
+                format!("{field}:{{{}}}", index.join(" ")),
+                format!("{field}:({})", dv.join(" ")),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// A `terms` query on a date field as OpenSearch builds it: a constant-score disjunction of
+/// each value's (rounded) range, in the order given.
+pub fn date_set(
+    field: &str,
+    spans: &[(Bound<Term>, Bound<Term>)],
+    doc_values: bool,
+) -> Option<String> {
+    let mut parts = Vec::with_capacity(spans.len());
+    for (lo, hi) in spans {
+        match points(point_range(field, FieldType::Date, lo, hi)?, doc_values) {
+            Described::Leaf { unscored, .. } => parts.push(unscored),
+            Described::FilterClause(_) => return None,
+        }
+    }
+    Some(format!("ConstantScore({})", parts.join(" ")))
+}
+
+/// `TermRangeQuery.toString` of a keyword or text range: `*` for an open end.
+pub fn term_range(field: &str, lo: &Bound<Term>, hi: &Bound<Term>) -> String {
+    let text = |b: &Bound<Term>| match b {
+        Bound::Included(t) | Bound::Excluded(t) => bytes_text(t.serialized_value_bytes()),
+        Bound::Unbounded => "*".to_string(),
+    };
+    let open = if matches!(lo, Bound::Excluded(_)) {
+        '{'
+    } else {
+        '['
+    };
+    let close = if matches!(hi, Bound::Excluded(_)) {
+        '}'
+    } else {
+        ']'
+    };
+    format!("{field}:{open}{} TO {}{close}", text(lo), text(hi))
 }
 
 /// A points query as OpenSearch builds it on a field with doc values: Lucene's
@@ -450,6 +735,46 @@ mod tests {
         assert_eq!(hex("ab"), "[ff 61 62]");
         assert_eq!(hex("abcde"), "[ff 61 62 63 64 65]");
         assert_eq!(hex("x y"), "[ff 78 20 79]");
+    }
+
+    #[test]
+    fn long_hash_sets_print_in_table_order() {
+        // OpenSearch 2.19's answer for `terms: {n: [6, 5, 100, -1, 3000000000, 17, 1024]}`:
+        // 16 slots, 1024 and 3000000000 probing past the -1 and 17 in theirs.
+        assert_eq!(
+            long_hash_set(&[6, 5, 100, -1, 3_000_000_000, 17, 1024]),
+            "[-1, 17, 1024, 3000000000, 100, 5, 6]"
+        );
+        assert_eq!(long_hash_set(&[5, 5, 6]), "[5, 6]");
+        // Long.MIN_VALUE is the table's empty marker: OpenSearch lists it first.
+        assert_eq!(long_hash_set(&[3, i64::MIN]), format!("[{}, 3]", i64::MIN));
+    }
+
+    #[test]
+    fn ips_print_as_java_host_addresses() {
+        let v4 = std::net::Ipv4Addr::new(10, 0, 0, 1)
+            .to_ipv6_mapped()
+            .octets();
+        assert_eq!(java_host_address(&v4), "10.0.0.1");
+        let v6: std::net::Ipv6Addr = "2001:db8::ff".parse().unwrap();
+        assert_eq!(java_host_address(&v6.octets()), "2001:db8:0:0:0:0:0:ff");
+        assert_eq!(hex_bytes(&[0, 2, 0xfe]), "[0 2 fe]");
+    }
+
+    #[test]
+    fn term_ranges_print_open_ends_and_exclusions() {
+        let mut sb = Schema::builder();
+        let k = sb.add_text_field("k", tantivy::schema::STRING);
+        let _ = sb.build();
+        let t = |s: &str| Term::from_field_text(k, s);
+        assert_eq!(
+            term_range("k", &Bound::Included(t("a")), &Bound::Excluded(t("m"))),
+            "k:[a TO m}"
+        );
+        assert_eq!(
+            term_range("k", &Bound::Excluded(t("a")), &Bound::Unbounded),
+            "k:{a TO *]"
+        );
     }
 
     #[test]

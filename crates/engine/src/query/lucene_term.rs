@@ -243,6 +243,14 @@ impl LuceneTermQuery {
         self
     }
 
+    pub fn term(&self) -> &Term {
+        &self.term
+    }
+
+    pub fn boost(&self) -> f32 {
+        self.boost
+    }
+
     /// Whether every doc holding the term scores the same: its field keeps neither freqs nor
     /// norms (a keyword), so BM25 sees freq 1 and one length everywhere, as Lucene does for a
     /// field indexed with docs only and `norms: false`.

@@ -11,6 +11,7 @@ pub mod constant;
 pub mod date_math;
 pub mod filtered;
 pub mod function_score;
+pub mod labelled;
 pub mod lucene_string;
 pub mod lucene_term;
 pub(crate) mod multi_term;
@@ -46,6 +47,10 @@ pub struct Context<'a> {
     /// Constant-score queries carry Lucene's text of what they stand for, for an explanation
     /// (`lucene_string`); searches skip the formatting.
     pub describe: bool,
+    /// Queries OpenSearch would print other than by the terms they hold (fuzzy, phrase
+    /// prefix, blended terms) carry that text (`labelled`), for `_validate` only: the label
+    /// hides the query's type from the search planner.
+    pub label: bool,
 }
 
 impl<'a> Context<'a> {
@@ -57,6 +62,7 @@ impl<'a> Context<'a> {
             index: &meta.name,
             index_uuid: meta.settings.uuid(),
             describe: false,
+            label: false,
         }
     }
 
@@ -64,6 +70,15 @@ impl<'a> Context<'a> {
     pub fn describing(self) -> Self {
         Context {
             describe: true,
+            ..self
+        }
+    }
+
+    /// The same context, building what `_validate` prints: descriptions and labels.
+    pub fn validating(self) -> Self {
+        Context {
+            describe: true,
+            label: true,
             ..self
         }
     }
@@ -120,6 +135,15 @@ fn describe(cx: &Context, q: Q, text: impl FnOnce() -> Option<constant::Describe
             None => c,
         },
         Err(q) => q,
+    }
+}
+
+/// `q` labelled with Lucene's text of what OpenSearch builds, when the context asks.
+fn label(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
+    if cx.label {
+        Box::new(labelled::LabelledQuery::new(q, text()))
+    } else {
+        q
     }
 }
 
@@ -340,12 +364,32 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
         }
         _ => {
             let mut clauses = Vec::new();
+            let mut spans = Vec::new();
             for v in vals {
                 if let Some((lo, hi)) = values::exact_bounds(cx, f, fm, v)? {
+                    if cx.describe {
+                        spans.push((lo.clone(), hi.clone()));
+                    }
                     clauses.push((Occur::Should, values::exact_query(lo, hi)));
                 }
             }
-            Box::new(BooleanQuery::new(clauses))
+            let q = constant(Box::new(BooleanQuery::new(clauses)), boost);
+            return Ok(describe(cx, q, || {
+                let doc_values = cx.searcher.schema().get_field_entry(f).is_fast();
+                if fm.ty == FieldType::Date {
+                    return lucene_string::date_set(field, &spans, doc_values)
+                        .map(lucene_string::plain);
+                }
+                let points: Vec<Term> = spans
+                    .into_iter()
+                    .filter_map(|(lo, _)| match lo {
+                        std::ops::Bound::Included(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                lucene_string::point_set(field, fm.ty, &points)
+                    .map(|texts| lucene_string::points(texts, doc_values))
+            }));
         }
     };
     Ok(constant(set, boost))

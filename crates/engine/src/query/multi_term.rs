@@ -154,6 +154,15 @@ pub struct FuzzyParams {
 
 /// Lucene's fuzzy query on a text or keyword field.
 pub fn fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
+    let q = expand_fuzzy(cx, f, text, p)?;
+    Ok(super::label(cx, q, || {
+        let field = cx.searcher.schema().get_field_name(f);
+        format!("{field}:{text}~{}", p.edits)
+    }))
+}
+
+/// The terms within the edit distance, each a term query boosted by its similarity.
+fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
     let query: Vec<char> = text.chars().collect();
     let max = p.edits as usize;
     if max == 0 {

@@ -46,8 +46,16 @@ impl LucenePhraseQuery {
         self
     }
 
+    pub(crate) fn field(&self) -> Field {
+        self.field
+    }
+
+    pub(crate) fn boost(&self) -> f32 {
+        self.boost
+    }
+
     /// Lucene's `toString` of the phrase: stacked terms in parentheses, gaps as `?`.
-    fn describe(&self, field_name: &str) -> String {
+    pub(crate) fn describe(&self, field_name: &str) -> String {
         let mut s = format!("{field_name}:\"");
         let mut last: Option<u32> = None;
         for (pos, terms) in &self.slots {

@@ -191,10 +191,19 @@ impl Opts<'_> {
                 f,
                 values::boolean(cx, &Value::from(text))?,
             ))))),
-            _ => Ok(Some(match values::exact(cx, f, fm, &Value::from(text))? {
-                Some(q) => super::constant(q, 1.0),
-                None => none(),
-            })),
+            _ => Ok(Some(
+                match values::exact_bounds(cx, f, fm, &Value::from(text))? {
+                    Some((lo, hi)) => {
+                        let text = cx
+                            .describe
+                            .then(|| values::describe_points(cx, name, f, fm, &lo, &hi))
+                            .flatten();
+                        let q = super::constant(values::exact_query(lo, hi), 1.0);
+                        super::describe(cx, q, || text)
+                    }
+                    None => none(),
+                },
+            )),
         }
     }
 
@@ -300,11 +309,9 @@ impl Opts<'_> {
             }
             Leaf::Prefix(p) => self.per_field(cx, field, |name| {
                 let (f, t) = self.normalized(cx, name, p)?;
-                Ok(Some(multi_term::regex_query(
-                    f,
-                    &format!("(?s){}.*", super::regex_escape(&t)),
-                    1.0,
-                )?))
+                let q =
+                    multi_term::regex_query(f, &format!("(?s){}.*", super::regex_escape(&t)), 1.0)?;
+                Ok(Some(super::label(cx, q, || format!("{name}:{t}*"))))
             }),
             Leaf::Wildcard(w) => {
                 if w == "*" {
@@ -326,19 +333,17 @@ impl Opts<'_> {
                 }
                 self.per_field(cx, field, |name| {
                     let (f, t) = self.normalized(cx, name, w)?;
-                    Ok(Some(multi_term::regex_query(
-                        f,
-                        &multi_term::wildcard_regex(&t),
-                        1.0,
-                    )?))
+                    let q = multi_term::regex_query(f, &multi_term::wildcard_regex(&t), 1.0)?;
+                    Ok(Some(super::label(cx, q, || format!("{name}:{t}"))))
                 })
             }
             Leaf::Regexp(r) => self.per_field(cx, field, |name| {
                 let (f, t) = self.normalized(cx, name, r)?;
-                match multi_term::lucene_regex(&t) {
-                    Some(re) => Ok(Some(multi_term::regex_query(f, &re, 1.0)?)),
-                    None => Ok(Some(none())),
-                }
+                let q = match multi_term::lucene_regex(&t) {
+                    Some(re) => multi_term::regex_query(f, &re, 1.0)?,
+                    None => none(),
+                };
+                Ok(Some(super::label(cx, q, || format!("{name}:/{t}/"))))
             }),
             Leaf::Range {
                 lo,
@@ -359,7 +364,7 @@ impl Opts<'_> {
                 // A top-level run on one field is a boolean too: msm counts its terms.
                 if let (Some(m), Leaf::Run(_)) = (msm, leaf) {
                     let flat = self.flatten(cx, field, leaf, self.occur())?;
-                    return self.boolean(flat, Some(m));
+                    return self.boolean(cx, flat, Some(m));
                 }
                 self.leaf(cx, field, leaf)
             }
@@ -391,7 +396,7 @@ impl Opts<'_> {
                         }
                     }
                 }
-                self.boolean(out, msm)
+                self.boolean(cx, out, msm)
             }
         }
     }
@@ -450,6 +455,7 @@ impl Opts<'_> {
 
     fn boolean(
         &self,
+        cx: &Context,
         mut clauses: Vec<(Occur, Q)>,
         msm: Option<&MinimumShouldMatch>,
     ) -> Result<Option<Q>> {
@@ -475,6 +481,10 @@ impl Opts<'_> {
         };
         if min == 0 && required {
             q.set_minimum_number_should_match(0);
+        }
+        if min == 1 && !required && cx.label {
+            let text = super::lucene_string::at_least_one(&q, cx.searcher.schema());
+            return Ok(Some(super::label(cx, Box::new(q), || text)));
         }
         Ok(Some(Box::new(q)))
     }

@@ -34,9 +34,11 @@ pub(super) fn analyze(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(u
     Ok(out)
 }
 
-fn zero(z: ZeroTerms) -> Q {
+fn zero(cx: &Context, z: ZeroTerms) -> Q {
     match z {
-        ZeroTerms::None => none(),
+        ZeroTerms::None => super::label(cx, none(), || {
+            "MatchNoDocsQuery(\"Matching no documents because no terms present\")".to_string()
+        }),
         ZeroTerms::All => all(1.0),
     }
 }
@@ -102,7 +104,7 @@ fn leaf(cx: &Context, f: Field, t: &str, p: &TextParams) -> Result<Q> {
 
 fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextParams) -> Result<Q> {
     if tokens.is_empty() {
-        return Ok(zero(p.zero_terms));
+        return Ok(zero(cx, p.zero_terms));
     }
     let mut leaves: Vec<Q> = tokens
         .iter()
@@ -183,7 +185,8 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
         .iter()
         .map(|t| leaf(cx, f, t, &p))
         .collect::<Result<Vec<_>>>()?;
-    leaves.push(super::prefix(cx, &m.field, last, 1.0, false)?);
+    let prefix = super::prefix(cx, &m.field, last, 1.0, false)?;
+    leaves.push(super::label(cx, prefix, || format!("{}:{last}*", m.field)));
     let q: Q = if leaves.len() == 1 {
         leaves.pop().expect("one leaf")
     } else {
@@ -253,13 +256,49 @@ fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
         None => phrase_of(f, &tokens, p.slop),
         Some(max) => phrase_prefix_of(cx, f, &tokens, p.slop, max)?,
     };
-    Ok(q.unwrap_or_else(|| zero(p.zero_terms)))
+    Ok(q.unwrap_or_else(|| zero(cx, p.zero_terms)))
 }
 
 /// OpenSearch's MultiPhrasePrefixQuery: the terms of the last position replaced by the index
 /// terms they prefix, collected segment by segment in term order until there are
 /// `max_expansions` (at least one); a single position becomes the disjunction of its expansions.
 pub(super) fn phrase_prefix_of(
+    cx: &Context,
+    f: Field,
+    tokens: &[(usize, String)],
+    slop: u32,
+    max_expansions: u32,
+) -> Result<Option<Q>> {
+    let q = expand_phrase_prefix(cx, f, tokens, slop, max_expansions)?;
+    Ok(q.map(|q| {
+        super::label(cx, q, || {
+            // MultiPhrasePrefixQuery.toString: stacked terms in parentheses, the last
+            // position's with a `*`.
+            let mut slots: Vec<(usize, Vec<&str>)> = Vec::new();
+            for (pos, t) in tokens {
+                match slots.last_mut() {
+                    Some((p, ts)) if p == pos => ts.push(t),
+                    _ => slots.push((*pos, vec![t])),
+                }
+            }
+            let texts: Vec<String> = slots
+                .iter()
+                .map(|(_, ts)| match ts.as_slice() {
+                    [one] => one.to_string(),
+                    many => format!("({})", many.join(" ")),
+                })
+                .collect();
+            let field = cx.searcher.schema().get_field_name(f);
+            let mut s = format!("{field}:\"{}*\"", texts.join(" "));
+            if slop != 0 {
+                s.push_str(&format!("~{slop}"));
+            }
+            s
+        })
+    }))
+}
+
+fn expand_phrase_prefix(
     cx: &Context,
     f: Field,
     tokens: &[(usize, String)],
@@ -412,6 +451,14 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
                     lenient,
                 },
             )?,
+            // Each field's `match_bool_prefix`: the last term a prefix.
+            MultiMatchType::BoolPrefix => match_bool_prefix(
+                cx,
+                &MatchQuery {
+                    lenient,
+                    ..m.as_match(field)
+                },
+            )?,
             _ => match_field(
                 cx,
                 &TextParams {
@@ -429,7 +476,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
         queries.push(boosted(q, *boost));
     }
     let q: Q = match queries.len() {
-        0 => zero(m.zero_terms_query),
+        0 => zero(cx, m.zero_terms_query),
         1 => queries.pop().expect("one query"),
         _ => Box::new(DisMaxQuery::new(
             queries,
@@ -510,7 +557,7 @@ fn cross_fields(
             _ => vec![(0, text.clone())],
         };
         if tokens.is_empty() {
-            out.push(zero(m.zero_terms_query));
+            out.push(zero(cx, m.zero_terms_query));
             continue;
         }
         let mut positions: Vec<Vec<String>> = Vec::new();
@@ -535,7 +582,16 @@ fn cross_fields(
         out.push(match m.operator {
             // Every clause, summed in double as Lucene's conjunctions do (tantivy's
             // intersection sums in f32, in an order that follows each segment's postings).
-            Operator::And => Box::new(SumQuery::with_minimum(clauses, n)),
+            Operator::And => {
+                let text = cx
+                    .label
+                    .then(|| super::lucene_string::conjunction(&clauses, cx.searcher.schema()));
+                let q: Q = Box::new(SumQuery::with_minimum(clauses, n));
+                match text {
+                    Some(text) => super::label(cx, q, || text),
+                    None => q,
+                }
+            }
             Operator::Or => {
                 let msm = m
                     .minimum_should_match
@@ -546,7 +602,14 @@ fn cross_fields(
                 if msm > n {
                     none()
                 } else {
-                    Box::new(SumQuery::with_minimum(clauses, msm.max(1)))
+                    let q: Q = Box::new(SumQuery::with_minimum(clauses, msm.max(1)));
+                    if msm == 1 && cx.label {
+                        let text =
+                            super::lucene_string::at_least_one(q.as_ref(), cx.searcher.schema());
+                        super::label(cx, q, || text)
+                    } else {
+                        q
+                    }
                 }
             }
         });
@@ -605,6 +668,7 @@ fn blend_terms(
 /// having the term, plus one per step down in the fields' own doc freqs, at most the field's
 /// doc count), then `dis_max(tie)`.
 fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q> {
+    let described = if cx.label { terms.clone() } else { Vec::new() };
     let searcher = cx.searcher;
     let mut dfs = Vec::with_capacity(terms.len());
     let mut doc_counts = Vec::with_capacity(terms.len());
@@ -652,9 +716,22 @@ fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q>
             Box::new(if df > 0 { leaf.with_doc_freq(df) } else { leaf }) as Q
         })
         .collect();
-    Ok(if leaves.len() == 1 {
+    let q: Q = if leaves.len() == 1 {
         leaves.pop().expect("one leaf")
     } else {
         Box::new(DisMaxQuery::new(leaves, tie))
-    })
+    };
+    Ok(super::label(cx, q, || {
+        let texts: Vec<String> = described
+            .iter()
+            .map(|(t, boost)| {
+                let mut s = super::lucene_string::term_string(cx.searcher.schema(), t);
+                if *boost != 1.0 {
+                    s.push_str(&format!("^{boost:?}"));
+                }
+                s
+            })
+            .collect();
+        format!("blended(terms:[{}])", texts.join(", "))
+    }))
 }

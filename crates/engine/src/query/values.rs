@@ -459,10 +459,18 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
         })
     };
     // Described before the bounds move into the query.
-    let text = cx
-        .describe
-        .then(|| describe_points(cx, &r.field, f, fm, &lo, &hi))
-        .flatten();
+    let text = if !cx.describe {
+        None
+    } else if matches!(fm.ty, Text | Keyword) {
+        let range = super::lucene_string::term_range(&r.field, &lo, &hi);
+        let doc_values = cx.searcher.schema().get_field_entry(f).is_fast();
+        Some(super::lucene_string::points(
+            (range.clone(), range),
+            doc_values,
+        ))
+    } else {
+        describe_points(cx, &r.field, f, fm, &lo, &hi)
+    };
     if on_column && cx.searcher.schema().get_field_entry(f).is_fast() {
         if let (Some(a), Some(b)) = (raw(&lo), raw(&hi)) {
             let fallback = Box::new(TRange::new(lo, hi));

@@ -134,6 +134,10 @@ impl BoostedQuery {
         self.inner.as_ref()
     }
 
+    pub(crate) fn boost(&self) -> f32 {
+        self.boost
+    }
+
     pub(crate) fn weight_and_node(
         &self,
         scoring: EnableScoring<'_>,
