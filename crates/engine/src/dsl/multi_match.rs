@@ -62,10 +62,14 @@ pub struct MultiMatchQuery {
     pub max_expansions: u32,
     pub lenient: bool,
     pub boost: f32,
+    /// Each analysed term a fuzzy query (best_fields, most_fields, bool_prefix).
+    pub fuzziness: Option<super::fuzziness::Fuzziness>,
+    pub prefix_length: usize,
+    pub fuzzy_transpositions: bool,
 }
 
 impl MultiMatchQuery {
-    /// The `match` this query runs on one field (lenient, unboosted, no fuzziness), for the
+    /// The `match` this query runs on one field (lenient, unboosted), for the
     /// callers that take a field at a time.
     pub fn as_match(&self, field: &str) -> super::MatchQuery {
         super::MatchQuery {
@@ -77,10 +81,10 @@ impl MultiMatchQuery {
             zero_terms_query: self.zero_terms_query,
             lenient: true,
             boost: 1.0,
-            fuzziness: None,
-            prefix_length: 0,
-            max_expansions: 50,
-            fuzzy_transpositions: true,
+            fuzziness: self.fuzziness,
+            prefix_length: self.prefix_length,
+            max_expansions: self.max_expansions as usize,
+            fuzzy_transpositions: self.fuzzy_transpositions,
         }
     }
 }
@@ -114,6 +118,9 @@ pub fn parse(body: &Node) -> Result<Query> {
         max_expansions: super::match_phrase_prefix::DEFAULT_MAX_EXPANSIONS,
         lenient: false,
         boost: DEFAULT_BOOST,
+        fuzziness: None,
+        prefix_length: 0,
+        fuzzy_transpositions: true,
     };
     for (k, _, x) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
@@ -152,11 +159,17 @@ pub fn parse(body: &Node) -> Result<Query> {
                 }
                 q.max_expansions = n.min(u32::MAX as i64) as u32;
             }
-            "fuzziness"
-            | "prefix_length"
-            | "fuzzy_transpositions"
-            | "fuzzy_rewrite"
-            | "cutoff_frequency" => {
+            "fuzziness" => {
+                q.fuzziness = Some(super::fuzziness::Fuzziness::parse(&string(
+                    "multi_match",
+                    k,
+                    x,
+                )?)?)
+            }
+            "prefix_length" => q.prefix_length = super::int("multi_match", k, x)?.max(0) as usize,
+            "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("multi_match", k, x)?,
+            "fuzzy_rewrite" => {}
+            "cutoff_frequency" => {
                 return Err(parsing(
                     format!("[multi_match] query parameter [{k}] is not supported yet"),
                     x.pos,
@@ -168,6 +181,21 @@ pub fn parse(body: &Node) -> Result<Query> {
     }
     if q.query.is_null() {
         return Err(parsing("No text specified for multi_match query", body.end));
+    }
+    let fuzzy_type = !matches!(
+        q.ty,
+        MultiMatchType::CrossFields | MultiMatchType::Phrase | MultiMatchType::PhrasePrefix
+    );
+    if q.fuzziness.is_some() && !fuzzy_type {
+        let name = match q.ty {
+            MultiMatchType::CrossFields => "cross_fields",
+            MultiMatchType::Phrase => "phrase",
+            _ => "phrase_prefix",
+        };
+        return Err(parsing(
+            format!("Fuzziness not allowed for type [{name}]"),
+            body.end,
+        ));
     }
     Ok(Query::MultiMatch(q))
 }
@@ -186,5 +214,24 @@ mod tests {
         };
         assert_eq!(m.fields, vec![("a".into(), 2.0), ("b".into(), 1.0)]);
         assert_eq!(m.ty, MultiMatchType::MostFields);
+    }
+
+    #[test]
+    fn fuzziness_only_where_terms_are_matched() {
+        let Query::MultiMatch(m) = parse_str(
+            r#"{"multi_match":{"query":"x","fields":["a"],"fuzziness":"AUTO","prefix_length":2}}"#,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert!(m.fuzziness.is_some());
+        assert_eq!(m.as_match("a").prefix_length, 2);
+        for ty in ["cross_fields", "phrase", "phrase_prefix"] {
+            let e = parse_str(&format!(
+                r#"{{"multi_match":{{"query":"x","type":"{ty}","fuzziness":1}}}}"#
+            ))
+            .unwrap_err();
+            assert_eq!(e.reason, format!("Fuzziness not allowed for type [{ty}]"));
+        }
     }
 }

@@ -429,6 +429,7 @@ pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(St
 pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let lenient = m.lenient || m.fields.is_empty() || m.fields.iter().any(|(f, _)| f.contains('*'));
     let fields = expand_fields(cx, &m.fields);
+    let fuzzy = m.fuzziness.is_some().then(|| m.as_match(""));
     let mut queries: Vec<Q> = Vec::new();
     if m.ty == MultiMatchType::CrossFields {
         queries = cross_fields(cx, m, &fields, lenient)?;
@@ -469,7 +470,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
                     msm: m.minimum_should_match.as_ref(),
                     zero_terms: m.zero_terms_query,
                     lenient,
-                    fuzzy: None,
+                    fuzzy: fuzzy.as_ref(),
                 },
             )?,
         };
