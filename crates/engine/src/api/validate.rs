@@ -66,7 +66,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     for (shard, svc) in &shards {
         let meta = svc.meta();
         let searcher = svc.shards()[*shard].searcher();
-        let cx = Context::of(&searcher, &meta);
+        let cx = Context::of(&searcher, &meta).validating();
         let mut entry = json!({"index": meta.name});
         if all_shards {
             entry["shard"] = json!(shard);

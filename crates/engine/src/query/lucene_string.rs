@@ -222,7 +222,7 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
 /// A query printed from what it builds to (`built`), the reason of a `MatchNoDocsQuery` from
 /// the AST.
 fn terms_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
-    let q = super::build(ast, &cx.validating())?;
+    let q = super::build(ast, &cx.labelling())?;
     if q.is::<tantivy::query::EmptyQuery>() {
         return Ok((
             format!("MatchNoDocsQuery(\"{}\")", no_match_reason(ast, cx)),

@@ -51,6 +51,9 @@ pub struct Context<'a> {
     /// prefix, blended terms) carry that text (`labelled`), for `_validate` only: the label
     /// hides the query's type from the search planner.
     pub label: bool,
+    /// Texts are of the query as parsed (`_validate`), not as Lucene rewrites it for a search
+    /// (explanations): the two differ where a rewrite wraps a clause.
+    pub parsed: bool,
 }
 
 impl<'a> Context<'a> {
@@ -63,6 +66,7 @@ impl<'a> Context<'a> {
             index_uuid: meta.settings.uuid(),
             describe: false,
             label: false,
+            parsed: false,
         }
     }
 
@@ -74,8 +78,17 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The same context, building what `_validate` prints: descriptions and labels.
+    /// The same context, building what `_validate` prints: descriptions and labels of the
+    /// query as parsed.
     pub fn validating(self) -> Self {
+        Context {
+            parsed: true,
+            ..self.labelling()
+        }
+    }
+
+    /// The same context, building descriptions and labels (to print a query, not to run it).
+    pub fn labelling(self) -> Self {
         Context {
             describe: true,
             label: true,

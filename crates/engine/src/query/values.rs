@@ -464,10 +464,14 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
     } else if matches!(fm.ty, Text | Keyword) {
         let range = super::lucene_string::term_range(&r.field, &lo, &hi);
         let doc_values = cx.searcher.schema().get_field_entry(f).is_fast();
-        Some(super::lucene_string::points(
-            (range.clone(), range),
-            doc_values,
-        ))
+        // The doc-values half prints in a ConstantScore once rewritten, which an explanation
+        // shows and `_validate` (the query as parsed) does not.
+        let dv = if cx.parsed {
+            range.clone()
+        } else {
+            format!("ConstantScore({range})")
+        };
+        Some(super::lucene_string::points((range, dv), doc_values))
     } else {
         describe_points(cx, &r.field, f, fm, &lo, &hi)
     };
