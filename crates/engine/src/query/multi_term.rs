@@ -6,7 +6,7 @@
 use super::lucene_term::LuceneTermQuery;
 use super::{constant, none, Context, Q};
 use crate::error::{Error, Result};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, RegexQuery};
+use tantivy::query::RegexQuery;
 use tantivy::schema::Field;
 use tantivy::Term;
 
@@ -161,14 +161,59 @@ pub fn fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
     }))
 }
 
+/// One term a fuzzy query expands to, with its similarity boost and the doc freq it scores
+/// with (the expansions' largest, Lucene's blended rewrite; `None` for a plain term).
+pub struct Expansion {
+    pub term: Term,
+    pub boost: f32,
+    pub doc_freq: Option<u64>,
+}
+
+impl Expansion {
+    /// The term query scoring this expansion, its boost inside the weight as Lucene's rewrite
+    /// puts it.
+    pub fn query(&self) -> LuceneTermQuery {
+        let q = LuceneTermQuery::new(self.term.clone()).with_boost(self.boost);
+        match self.doc_freq {
+            Some(df) => q.with_doc_freq(df),
+            None => q,
+        }
+    }
+}
+
 /// The terms within the edit distance, each a term query boosted by its similarity.
 fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
+    let expansions = fuzzy_expansions(cx, f, text, p)?;
+    // One term is that term's query, as Lucene's rewrite of a one-clause boolean.
+    match expansions.as_slice() {
+        [] => return Ok(none()),
+        [one] => return Ok(Box::new(one.query())),
+        _ => {}
+    }
+    // Summed in double, as Lucene's disjunction scorers sum.
+    let clauses: Vec<Q> = expansions
+        .iter()
+        .map(|e| Box::new(e.query()) as Q)
+        .collect();
+    Ok(Box::new(super::combine::SumQuery::new(clauses)))
+}
+
+/// What a fuzzy query on `text` rewrites to: the best `max_expansions` terms of the
+/// dictionary within the edit distance (the text itself when no edit is allowed).
+pub fn fuzzy_expansions(
+    cx: &Context,
+    f: Field,
+    text: &str,
+    p: &FuzzyParams,
+) -> Result<Vec<Expansion>> {
     let query: Vec<char> = text.chars().collect();
     let max = p.edits as usize;
     if max == 0 {
-        return Ok(Box::new(LuceneTermQuery::new(Term::from_field_text(
-            f, text,
-        ))));
+        return Ok(vec![Expansion {
+            term: Term::from_field_text(f, text),
+            boost: 1.0,
+            doc_freq: None,
+        }]);
     }
     let prefix: String = query.iter().take(p.prefix_length).collect();
     // term → boost, over every segment's dictionary.
@@ -202,27 +247,20 @@ fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q
     let mut terms: Vec<(String, f32)> = found.into_iter().collect();
     terms.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     terms.truncate(p.max_expansions.max(1));
-    if terms.is_empty() {
-        return Ok(none());
-    }
+    // Lucene's top-terms rewrite builds its boolean in term order.
+    terms.sort_by(|a, b| a.0.cmp(&b.0));
     let mut max_df = 0;
     for (t, _) in &terms {
         max_df = max_df.max(cx.searcher.doc_freq(&Term::from_field_text(f, t))?);
     }
-    let clauses: Vec<(Occur, Q)> = terms
+    Ok(terms
         .into_iter()
-        .map(|(t, boost)| {
-            let leaf: Q =
-                Box::new(LuceneTermQuery::new(Term::from_field_text(f, &t)).with_doc_freq(max_df));
-            let q: Q = if boost == 1.0 {
-                leaf
-            } else {
-                Box::new(BoostQuery::new(leaf, boost))
-            };
-            (Occur::Should, q)
+        .map(|(t, boost)| Expansion {
+            term: Term::from_field_text(f, &t),
+            boost,
+            doc_freq: Some(max_df),
         })
-        .collect();
-    Ok(Box::new(BooleanQuery::new(clauses)))
+        .collect())
 }
 
 #[cfg(test)]

@@ -106,6 +106,9 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
     if tokens.is_empty() {
         return Ok(zero(cx, p.zero_terms));
     }
+    if let Some(q) = fuzzy_disjunction(cx, f, &tokens, p)? {
+        return Ok(q);
+    }
     let mut leaves: Vec<Q> = tokens
         .iter()
         .map(|(_, t)| leaf(cx, f, t, p))
@@ -129,6 +132,76 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
             Box::new(SumQuery::with_minimum(leaves, msm.max(1)))
         }
     })
+}
+
+/// A fuzzy `match` of several terms under `or` (at most one required), as Lucene rewrites it:
+/// the boolean of fuzzy queries flattened into one disjunction of every expansion, a term that
+/// several of them expand to once, its boosts summed and scoring with the doc freq of the
+/// expansion that boosts it most (its own term's, where it is one). `None` for other matches.
+fn fuzzy_disjunction(
+    cx: &Context,
+    f: Field,
+    tokens: &[(usize, String)],
+    p: &TextParams,
+) -> Result<Option<Q>> {
+    let Some(m) = p.fuzzy.filter(|m| m.fuzziness.is_some()) else {
+        return Ok(None);
+    };
+    let msm = match p.msm {
+        Some(x) => x.resolve(tokens.len())?,
+        None => 0,
+    };
+    if tokens.len() < 2 || p.operator != Operator::Or || msm > 1 {
+        return Ok(None);
+    }
+    let fz = m.fuzziness.expect("fuzziness");
+    // term → (summed boost, best boost, the doc freq that came with the best)
+    let mut merged: Vec<(Term, f64, f32, Option<u64>)> = Vec::new();
+    let mut labels = Vec::new();
+    for (_, t) in tokens {
+        let params = super::multi_term::FuzzyParams {
+            edits: fz.edits(t.chars().count()),
+            prefix_length: m.prefix_length,
+            max_expansions: m.max_expansions,
+            transpositions: m.fuzzy_transpositions,
+        };
+        if cx.label {
+            let field = cx.searcher.schema().get_field_name(f);
+            labels.push(format!("{field}:{t}~{}", params.edits));
+        }
+        for e in super::multi_term::fuzzy_expansions(cx, f, t, &params)? {
+            match merged.iter_mut().find(|x| x.0 == e.term) {
+                Some(x) => {
+                    x.1 += f64::from(e.boost);
+                    if e.boost > x.2 {
+                        x.2 = e.boost;
+                        x.3 = e.doc_freq;
+                    }
+                }
+                None => merged.push((e.term, f64::from(e.boost), e.boost, e.doc_freq)),
+            }
+        }
+    }
+    if merged.is_empty() {
+        return Ok(Some(none()));
+    }
+    let mut leaves: Vec<Q> = merged
+        .into_iter()
+        .map(|(term, boost, _, doc_freq)| {
+            let e = super::multi_term::Expansion {
+                term,
+                boost: boost as f32,
+                doc_freq,
+            };
+            Box::new(e.query()) as Q
+        })
+        .collect();
+    let q: Q = if leaves.len() == 1 {
+        leaves.pop().expect("one leaf")
+    } else {
+        Box::new(SumQuery::new(leaves))
+    };
+    Ok(Some(super::label(cx, q, || labels.join(" "))))
 }
 
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
