@@ -265,7 +265,12 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
                 out.push((field.clone(), Matcher::Term(text.into_owned())));
             }
         }
-        Ast::Terms { field, values, .. } => {
+        Ast::Terms { field, values, .. }
+        | Ast::TermsSet(crate::dsl::terms_set::TermsSetQuery {
+            field,
+            terms: values,
+            ..
+        }) => {
             let Some(fm) = cx.mapping.field(field) else {
                 return Ok(());
             };
@@ -390,6 +395,8 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
             }
         }
         Ast::Boosting { positive, .. } => walk(positive, cx, out)?,
+        // The scored query; the functions' filters only weigh the score.
+        Ast::FunctionScore(fs) => walk(&fs.query, cx, out)?,
         Ast::QueryString(_) | Ast::SimpleQueryString(_) => {
             // The parsed Lucene syntax lives in the built query, which shows its terms only:
             // those a phrase needs positions for arrive together, in phrase order.
