@@ -237,7 +237,9 @@ pub fn fuzzy_expansions(
                 let boost = if ed == 0 {
                     1.0
                 } else {
-                    1.0 - ed as f32 / query.len().min(cand.len()) as f32
+                    // A term shorter than its edits would score below nothing: Lucene keeps it at
+                    // a boost of 0 (it matches, scoring 0).
+                    (1.0 - ed as f32 / query.len().min(cand.len()) as f32).max(0.0)
                 };
                 found.insert(term.to_string(), boost);
             }
