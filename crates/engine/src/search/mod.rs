@@ -10,6 +10,7 @@ pub mod fetch_fields;
 pub mod highlight;
 pub mod raw_source;
 pub mod request;
+mod shard_order;
 pub mod sort;
 mod stored_hit;
 pub mod suggest;
@@ -187,7 +188,8 @@ pub fn node_id() -> &'static str {
     "quarry-node"
 }
 
-fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering {
+/// `ranks`: each shard's place in the tie-break (`shard_order`).
+fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest, ranks: &[usize]) -> Ordering {
     if req.sort.is_empty() {
         return b
             .score
@@ -211,7 +213,7 @@ fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest) -> Ordering
             return o;
         }
     }
-    a.shard.cmp(&b.shard).then(a.seq.cmp(&b.seq))
+    ranks[a.shard].cmp(&ranks[b.shard]).then(a.seq.cmp(&b.seq))
 }
 
 /// `search_after` checked against the sort, as each shard refuses it.
@@ -569,7 +571,8 @@ fn execute_paged(
     }
     // Only the page needs an order: what precedes it goes in one selection, then the page is
     // selected from the rest and sorted alone.
-    let cmp = |a: &Candidate, b: &Candidate| cmp_candidates(a, b, req);
+    let ranks = shard_order::ranks(req, targets);
+    let cmp = |a: &Candidate, b: &Candidate| cmp_candidates(a, b, req, &ranks);
     if req.from > 0 {
         if candidates.len() > req.from {
             candidates.select_nth_unstable_by(req.from, cmp);
