@@ -237,9 +237,9 @@ pub fn fuzzy_expansions(
                 let boost = if ed == 0 {
                     1.0
                 } else {
-                    // A term shorter than its edits would score below nothing: Lucene keeps it at
-                    // a boost of 0 (it matches, scoring 0).
-                    (1.0 - ed as f32 / query.len().min(cand.len()) as f32).max(0.0)
+                    // Below 0 for a term shorter than its edits: it ranks below the others, and
+                    // scores 0 if it makes the cut (Lucene's rewrite clamps the boost).
+                    1.0 - ed as f32 / query.len().min(cand.len()) as f32
                 };
                 found.insert(term.to_string(), boost);
             }
@@ -259,7 +259,7 @@ pub fn fuzzy_expansions(
         .into_iter()
         .map(|(t, boost)| Expansion {
             term: Term::from_field_text(f, &t),
-            boost,
+            boost: boost.max(0.0),
             doc_freq: Some(max_df),
         })
         .collect())
