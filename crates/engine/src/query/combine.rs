@@ -167,7 +167,22 @@ impl SumQuery {
         SumQuery::with_minimum(clauses, 1)
     }
 
+    /// A disjunction of at most one required clause takes in the clauses of any such
+    /// disjunction among its own, as Lucene's boolean rewrite flattens them.
     pub fn with_minimum(clauses: Vec<Box<dyn Query>>, minimum: usize) -> Self {
+        let clauses = if minimum <= 1 {
+            let mut flat = Vec::with_capacity(clauses.len());
+            for c in clauses {
+                match c.downcast::<SumQuery>() {
+                    Ok(inner) if inner.minimum <= 1 => flat.extend(inner.clauses.0),
+                    Ok(inner) => flat.push(inner as Box<dyn Query>),
+                    Err(c) => flat.push(c),
+                }
+            }
+            flat
+        } else {
+            clauses
+        };
         SumQuery {
             clauses: Clauses(clauses),
             minimum,

@@ -151,6 +151,16 @@ fn describe(cx: &Context, q: Q, text: impl FnOnce() -> Option<constant::Describe
     }
 }
 
+/// `dis_max` as Lucene rewrites it: with a tie breaker of 1 a plain disjunction (summed, its
+/// disjunctions flattened into it), except where `_validate` prints the query as parsed.
+pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Q {
+    if tie == 1.0 && !cx.parsed {
+        Box::new(combine::SumQuery::new(clauses))
+    } else {
+        Box::new(combine::DisMaxQuery::new(clauses, tie))
+    }
+}
+
 /// `q` labelled with Lucene's text of what OpenSearch builds, when the context asks.
 fn label(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
     if cx.label {
@@ -261,10 +271,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
                 .iter()
                 .map(|q| build(q, cx))
                 .collect::<Result<Vec<_>>>()?;
-            boosted(
-                Box::new(combine::DisMaxQuery::new(qs, *tie_breaker)),
-                *boost,
-            )
+            boosted(dis_max(cx, qs, *tie_breaker), *boost)
         }
     })
 }

@@ -4,7 +4,6 @@
 //! A1.4, A2): `match` logic per field joined by `dis_max`, one analysed run flattened into the
 //! enclosing clause list, syntax errors as `query_shard_exception`.
 
-use super::combine::DisMaxQuery;
 use super::lucene_term::LuceneTermQuery;
 use super::multi_term::{self, FuzzyParams};
 use super::{all, boosted, none, values, Context, Q};
@@ -123,7 +122,7 @@ impl Opts<'_> {
         Ok(match qs.len() {
             0 => None,
             1 => qs.pop(),
-            _ => Some(Box::new(DisMaxQuery::new(qs, tie))),
+            _ => Some(super::dis_max(cx, qs, tie)),
         })
     }
 

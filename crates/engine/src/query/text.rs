@@ -1,7 +1,7 @@
 //! Full-text queries: `match`, `match_phrase`, `multi_match`, analysed with the field's search
 //! analyzer (or the query's `analyzer`) through the index's tokenizer manager.
 
-use super::combine::{DisMaxQuery, SumQuery};
+use super::combine::SumQuery;
 use super::lucene_term::LuceneTermQuery;
 use super::phrase::LucenePhraseQuery;
 use super::wrappers::BoostedQuery;
@@ -270,11 +270,12 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
             )),
             Operator::Or => {
                 let msm = p.msm.map(|x| x.resolve(n)).transpose()?.unwrap_or(0);
-                let clauses = leaves.into_iter().map(|q| (Occur::Should, q)).collect();
                 if msm > 1 {
+                    let clauses = leaves.into_iter().map(|q| (Occur::Should, q)).collect();
                     Box::new(BooleanQuery::with_minimum_required_clauses(clauses, msm))
                 } else {
-                    Box::new(BooleanQuery::new(clauses))
+                    // A disjunction a parent disjunction takes in, as Lucene flattens it.
+                    Box::new(SumQuery::new(leaves))
                 }
             }
         }
@@ -552,10 +553,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let q: Q = match queries.len() {
         0 => zero(cx, m.zero_terms_query),
         1 => queries.pop().expect("one query"),
-        _ => Box::new(DisMaxQuery::new(
-            queries,
-            m.tie_breaker.unwrap_or(m.ty.default_tie()),
-        )),
+        _ => super::dis_max(cx, queries, m.tie_breaker.unwrap_or(m.ty.default_tie())),
     };
     // Always wrapped (as tantivy's BoostQuery was, for the same explanation).
     Ok(Box::new(BoostedQuery::new(q, m.boost)))
@@ -733,7 +731,7 @@ fn blend_terms(
     }
     Ok(match others.len() {
         1 => others.pop().expect("one query"),
-        _ => Box::new(DisMaxQuery::new(others, 1.0)),
+        _ => super::dis_max(cx, others, 1.0),
     })
 }
 
@@ -793,7 +791,7 @@ fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q>
     let q: Q = if leaves.len() == 1 {
         leaves.pop().expect("one leaf")
     } else {
-        Box::new(DisMaxQuery::new(leaves, tie))
+        super::dis_max(cx, leaves, tie)
     };
     Ok(super::label(cx, q, || {
         let texts: Vec<String> = described
