@@ -370,6 +370,8 @@ impl LuceneTermWeight {
             .fieldnorms_readers()
             .get_field(self.term.field())?
             .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
+        // Inside an explanation, the boosts of the queries above (1 otherwise).
+        let boost = boost * super::wrappers::explain_boost();
         let (weight, cache) = match &self.stats {
             Some(s) => (self.score_weight(s, boost), s.cache.clone()),
             None => (0.0, Arc::new([0f32; 256])),
@@ -391,6 +393,7 @@ impl Weight for LuceneTermWeight {
             // Freq 1 and the one length of a field without norms, in every segment alike
             // (one without the term included: a page spans segments with one score).
             let inv = stats.cache[FieldNormReader::fieldnorm_to_id(1) as usize];
+            let boost = boost * super::wrappers::explain_boost();
             let score = bm25(self.score_weight(stats, boost), inv, 1);
             let docs: Box<dyn Scorer> = match scorer {
                 Some(s) => Box::new(s),
@@ -436,7 +439,10 @@ impl Weight for LuceneTermWeight {
             format!("score(freq={freq:?}), computed as boost * idf * tf from:"),
             score,
         );
-        sc.add_const("boost", self.boost * (1.0 + K1));
+        sc.add_const(
+            "boost",
+            (super::wrappers::explain_boost() * self.boost) * (1.0 + K1),
+        );
         let mut idf_e = Explanation::new(
             "idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:",
             st.idf,

@@ -200,6 +200,7 @@ impl PhraseWeight {
             .fieldnorms_readers()
             .get_field(q.field)?
             .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
+        let boost = boost * super::wrappers::explain_boost();
         let (weight, cache) = match &self.stats {
             Some(s) => (((boost * q.boost) * (1.0 + K1)) * s.idf, s.cache.clone()),
             None => (0.0, Arc::new([0f32; 256])),
@@ -273,7 +274,10 @@ impl Weight for PhraseWeight {
             format!("score(freq={freq:?}), computed as boost * idf * tf from:"),
             score,
         );
-        sc.add_const("boost", self.query.boost * (1.0 + K1));
+        sc.add_const(
+            "boost",
+            (super::wrappers::explain_boost() * self.query.boost) * (1.0 + K1),
+        );
         let mut idf_e = Explanation::new("idf, sum of:", st.idf);
         for t in &st.terms {
             let mut e = Explanation::new(

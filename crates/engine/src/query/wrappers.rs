@@ -108,12 +108,56 @@ impl Scorer for MinScoreScorer {
     }
 }
 
+thread_local! {
+    /// The boosts above the weight being explained: Lucene passes a boost down into the
+    /// weights below it, so their explanations print it inside each term's `boost` and no node
+    /// of its own. 1 outside an explanation; scorers multiply it in, explanations print it.
+    static EXPLAIN_BOOST: std::cell::Cell<f32> = const { std::cell::Cell::new(1.0) };
+}
+
+/// The boost an enclosing `BoostedQuery` passes down to the explanation being built.
+pub fn explain_boost() -> f32 {
+    EXPLAIN_BOOST.with(|b| b.get())
+}
+
+/// Runs `f` with `boost` passed down to the explanations (and their scorers) it builds.
+fn with_explain_boost<R>(boost: f32, f: impl FnOnce() -> R) -> R {
+    let outer = EXPLAIN_BOOST.with(|b| b.replace(b.get() * boost));
+    let r = f();
+    EXPLAIN_BOOST.with(|b| b.set(outer));
+    r
+}
+
+/// Whether every weight under `q` takes a passed-down boost into its explanation (BM25 terms
+/// and phrases, under disjunctions, booleans and boosts); others print a boost node instead.
+fn explains_boosts(q: &dyn Query) -> bool {
+    use super::combine::{DisMaxQuery, SumQuery};
+    if q.is::<super::lucene_term::LuceneTermQuery>() || q.is::<super::phrase::LucenePhraseQuery>() {
+        return true;
+    }
+    if let Some(s) = q.downcast_ref::<SumQuery>() {
+        return s.clauses().iter().all(|c| explains_boosts(c.as_ref()));
+    }
+    if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+        return d.clauses().iter().all(|c| explains_boosts(c.as_ref()));
+    }
+    if let Some(b) = q.downcast_ref::<tantivy::query::BooleanQuery>() {
+        return b.clauses().iter().all(|(_, c)| explains_boosts(c.as_ref()));
+    }
+    if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        return explains_boosts(b.inner());
+    }
+    false
+}
+
 /// A boost around a query, as tantivy's `BoostQuery` (the boost passed down to the leaves'
-/// scorers, the same explanation), whose weight keeps the inner query's top-k pruning.
+/// scorers), whose weight keeps the inner query's top-k pruning.
 #[derive(Debug)]
 pub struct BoostedQuery {
     inner: Box<dyn Query>,
     boost: f32,
+    /// Whether the explanation folds the boost into the terms' (`explains_boosts`).
+    folds: bool,
 }
 
 impl Clone for BoostedQuery {
@@ -121,13 +165,19 @@ impl Clone for BoostedQuery {
         BoostedQuery {
             inner: self.inner.box_clone(),
             boost: self.boost,
+            folds: self.folds,
         }
     }
 }
 
 impl BoostedQuery {
     pub fn new(inner: Box<dyn Query>, boost: f32) -> Self {
-        BoostedQuery { inner, boost }
+        let folds = explains_boosts(inner.as_ref());
+        BoostedQuery {
+            inner,
+            boost,
+            folds,
+        }
     }
 
     pub(crate) fn inner(&self) -> &dyn Query {
@@ -150,6 +200,7 @@ impl BoostedQuery {
         let weight = BoostedWeight {
             inner,
             boost: self.boost,
+            folds: self.folds,
             prune: prune.clone(),
         };
         Ok((Box::new(weight), prune))
@@ -169,6 +220,7 @@ impl Query for BoostedQuery {
 struct BoostedWeight {
     inner: Box<dyn Weight>,
     boost: f32,
+    folds: bool,
     prune: Option<PruneNode>,
 }
 
@@ -178,6 +230,9 @@ impl Weight for BoostedWeight {
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        if self.folds {
+            return with_explain_boost(self.boost, || self.inner.explain(reader, doc));
+        }
         let inner = self.inner.explain(reader, doc)?;
         // Lucene prints no node for a boost of 1 (multi_match wraps every query in one).
         if self.boost == 1.0 {
