@@ -97,6 +97,8 @@ struct ConstantWeight {
 
 impl Weight for ConstantWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        // Inside an explanation, the boosts of the queries above (1 otherwise).
+        let boost = boost * super::wrappers::explain_boost();
         Ok(Box::new(ConstantScorer {
             docs: self.inner.scorer(reader, boost)?,
             score: boost * self.score,
@@ -106,14 +108,16 @@ impl Weight for ConstantWeight {
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         super::positioned_on(Some(self.scorer(reader, 1.0)?), doc)?;
         Ok(match &self.described {
-            // Lucene's ConstantScoreWeight: the query's text, its boost when not 1.
+            // Lucene's ConstantScoreWeight: the query's text, its boost when not 1 (with the
+            // boosts passed down from above).
             Some(Described::Leaf { scored, .. }) => {
-                let text = if self.score == 1.0 {
+                let score = super::wrappers::explain_boost() * self.score;
+                let text = if score == 1.0 {
                     scored.clone()
                 } else {
-                    format!("{scored}^{}", super::function_score::java_float(self.score))
+                    format!("{scored}^{}", super::function_score::java_float(score))
                 };
-                Explanation::new_with_string(text, self.score)
+                Explanation::new_with_string(text, score)
             }
             Some(Described::FilterClause(text)) => {
                 let mut e = Explanation::new("match on required clause, product of:", 0.0);

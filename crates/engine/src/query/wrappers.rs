@@ -147,6 +147,10 @@ fn explains_boosts(q: &dyn Query) -> bool {
     if let Some(b) = q.downcast_ref::<BoostedQuery>() {
         return explains_boosts(b.inner());
     }
+    // A described constant prints its text with the boost (`title:spa*^3.0`).
+    if let Some(c) = q.downcast_ref::<super::constant::ConstantQuery>() {
+        return c.description().is_some();
+    }
     false
 }
 
