@@ -70,9 +70,22 @@ fn lucene_doc_id(searcher: &tantivy::Searcher, addr: tantivy::DocAddress) -> u32
 }
 
 fn convert(v: &Value, doc: (u32, u32)) -> Value {
-    // tantivy's values are f32: printed as Java prints a float.
-    let value =
-        crate::search::score_json(v.get("value").and_then(Value::as_f64).unwrap_or(0.0) as f32);
+    // tantivy's values are f32: printed as Java prints a float; one Lucene keeps as a double
+    // comes in the context.
+    let double = v
+        .get("context")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(|c| c.strip_prefix(crate::query::boosting::DOUBLE_VALUE_CONTEXT))
+        .and_then(|d| d.parse::<f64>().ok());
+    let value = match double {
+        Some(d) => Value::from(d),
+        None => {
+            crate::search::score_json(v.get("value").and_then(Value::as_f64).unwrap_or(0.0) as f32)
+        }
+    };
     let desc = v
         .get("description")
         .and_then(Value::as_str)

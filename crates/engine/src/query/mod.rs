@@ -5,7 +5,7 @@
 //! `AllQuery`, which tantivy's boolean weight drops).
 
 pub mod block_max;
-mod boosting;
+pub mod boosting;
 pub mod combine;
 pub mod constant;
 pub mod date_math;
@@ -246,14 +246,21 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
             negative,
             negative_boost,
             boost,
-        } => boosted(
+        } => {
+            let texts = if cx.describe {
+                let text = |q: &Ast| lucene_string::render(q, cx).map(|(s, _)| s);
+                Some((text(positive)?, text(negative)?))
+            } else {
+                None
+            };
             Box::new(boosting::BoostingQuery {
                 positive: build(positive, cx)?,
                 negative: build(negative, cx)?,
                 negative_boost: *negative_boost,
-            }),
-            *boost,
-        ),
+                boost: *boost,
+                texts,
+            })
+        }
         Ast::QueryString(q) => query_string::query_string(cx, q)?,
         Ast::SimpleQueryString(q) => query_string::simple_query_string(cx, q)?,
         Ast::FunctionScore(f) => function_score::build_function_score(cx, f)?,
