@@ -282,6 +282,13 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
         return (l.text().to_string(), false);
     }
     if let Some(t) = q.downcast_ref::<LuceneTermQuery>() {
+        // A zero boost rewrites to a constant score (a fuzzy expansion at the edit limit).
+        if t.boost() == 0.0 {
+            return (
+                format!("(ConstantScore({}))^0.0", term_string(schema, t.term())),
+                false,
+            );
+        }
         return boosted((term_string(schema, t.term()), false), t.boost());
     }
     if let Some(b) = q.downcast_ref::<BoostedQuery>() {

@@ -155,6 +155,10 @@ pub struct FuzzyParams {
 /// Lucene's fuzzy query on a text or keyword field.
 pub fn fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
     let q = expand_fuzzy(cx, f, text, p)?;
+    // Rewritten (an explanation's text), a fuzzy query is its expansions.
+    if !cx.parsed {
+        return Ok(q);
+    }
     Ok(super::label(cx, q, || {
         let field = cx.searcher.schema().get_field_name(f);
         format!("{field}:{text}~{}", p.edits)

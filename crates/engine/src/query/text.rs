@@ -165,7 +165,7 @@ fn fuzzy_disjunction(
             max_expansions: m.max_expansions,
             transpositions: m.fuzzy_transpositions,
         };
-        if cx.label {
+        if cx.parsed {
             let field = cx.searcher.schema().get_field_name(f);
             labels.push(format!("{field}:{t}~{}", params.edits));
         }
@@ -201,6 +201,9 @@ fn fuzzy_disjunction(
     } else {
         Box::new(SumQuery::new(leaves))
     };
+    if !cx.parsed {
+        return Ok(Some(q));
+    }
     Ok(Some(super::label(cx, q, || labels.join(" "))))
 }
 
