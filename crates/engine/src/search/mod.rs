@@ -778,8 +778,65 @@ fn fetch(
     Ok(Value::Object(hit))
 }
 
-/// A score as OpenSearch prints a Java float: the shortest text that reads back as the f32.
+/// A score as OpenSearch prints a Java float: the shortest text that reads back as the f32,
+/// except for the whole numbers from 2^24 up, whose digits Java rounds otherwise.
 pub fn score_json(s: f32) -> Value {
-    let text = format!("{s:?}");
+    let text = match java_whole_float(s) {
+        Some(t) => t,
+        None => format!("{s:?}"),
+    };
     serde_json::from_str::<Value>(&text).unwrap_or(Value::Null)
+}
+
+/// JDK 17's `Float.toString` digits of a float from 2^24 to 2^63, where every float is a
+/// whole number (`FloatingDecimal.dtoa`'s easy case): the number's own digits, its low
+/// "insignificant" ones rounded away (by how far the exponent passes the 24-bit significand),
+/// not the shortest that would read back. `2610418688f` prints `2.61041869E9`, not
+/// `2.6104187E9`.
+fn java_whole_float(s: f32) -> Option<String> {
+    /// `FloatingDecimal.insignificantDigitsNumber`.
+    const INSIGNIFICANT: [u32; 64] = [
+        0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8,
+        9, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15,
+        16, 16, 16, 17, 17, 17, 18, 18, 18, 19,
+    ];
+    let a = s.abs();
+    if !(16_777_216.0..9.223_372e18).contains(&a) {
+        return None;
+    }
+    let mut value = a as u64;
+    let bin_exp = 63 - value.leading_zeros();
+    let insignificant = if bin_exp > 24 {
+        let p2 = (bin_exp - 25) as usize;
+        if p2 > 1 {
+            INSIGNIFICANT[p2]
+        } else {
+            0
+        }
+    } else {
+        0
+    };
+    let pow10 = 10u64.pow(insignificant);
+    let residue = value % pow10;
+    value /= pow10;
+    if insignificant > 0 && residue >= pow10 / 2 {
+        value += 1;
+    }
+    let sign = if s < 0.0 { "-" } else { "" };
+    Some(format!("{sign}{value}e{insignificant}"))
+}
+
+#[cfg(test)]
+mod score_text_tests {
+    use super::score_json;
+
+    #[test]
+    fn whole_floats_print_javas_digits() {
+        // OpenSearch 2.19 (JDK 17) printed these scores as 2.61041869E9 and 9.1883251E8.
+        assert_eq!(score_json(2_610_418_688.0).as_f64(), Some(2.61041869e9));
+        assert_eq!(score_json(918_832_512.0).as_f64(), Some(9.1883251e8));
+        // Below 2^24 the shortest text stands.
+        assert_eq!(score_json(4.537_311).as_f64(), Some(4.537311));
+        assert_eq!(score_json(16_777_215.0).as_f64(), Some(16_777_215.0));
+    }
 }
