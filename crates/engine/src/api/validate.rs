@@ -49,7 +49,8 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     // `rewrite` and `all_shards` print explanations too; `all_shards` one per shard, in
     // OpenSearch's shard order (number, then index).
     let all_shards = p.bool("all_shards", false)?;
-    let with_explanations = explain || p.bool("rewrite", false)? || all_shards;
+    let rewrite = p.bool("rewrite", false)?;
+    let with_explanations = explain || rewrite || all_shards;
     let mut shards: Vec<(
         usize,
         &std::sync::Arc<crate::index::index_service::IndexService>,
@@ -66,7 +67,13 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     for (shard, svc) in &shards {
         let meta = svc.meta();
         let searcher = svc.shards()[*shard].searcher();
-        let cx = Context::of(&searcher, &meta).validating();
+        // `rewrite`: the query as Lucene rewrites it to run (fuzzy queries as their expansions,
+        // a dis_max of tie 1 as a sum), else as parsed.
+        let cx = if rewrite {
+            Context::of(&searcher, &meta).labelling()
+        } else {
+            Context::of(&searcher, &meta).validating()
+        };
         let mut entry = json!({"index": meta.name});
         if all_shards {
             entry["shard"] = json!(shard);

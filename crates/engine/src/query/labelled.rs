@@ -10,6 +10,8 @@ use tantivy::Term;
 pub struct LabelledQuery {
     inner: Q,
     text: String,
+    /// The text is a Lucene `BooleanQuery`'s, which a parent parenthesises.
+    boolean: bool,
 }
 
 impl Clone for LabelledQuery {
@@ -17,17 +19,26 @@ impl Clone for LabelledQuery {
         LabelledQuery {
             inner: self.inner.box_clone(),
             text: self.text.clone(),
+            boolean: self.boolean,
         }
     }
 }
 
 impl LabelledQuery {
-    pub fn new(inner: Q, text: String) -> Self {
-        LabelledQuery { inner, text }
+    pub fn new(inner: Q, text: String, boolean: bool) -> Self {
+        LabelledQuery {
+            inner,
+            text,
+            boolean,
+        }
     }
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    pub fn is_boolean(&self) -> bool {
+        self.boolean
     }
 }
 

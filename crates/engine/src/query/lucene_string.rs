@@ -279,7 +279,7 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
         }
     };
     if let Some(l) = q.downcast_ref::<LabelledQuery>() {
-        return (l.text().to_string(), false);
+        return (l.text().to_string(), l.is_boolean());
     }
     if let Some(t) = q.downcast_ref::<LuceneTermQuery>() {
         // A zero boost rewrites to a constant score (a fuzzy expansion at the edit limit).

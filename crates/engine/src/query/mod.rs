@@ -164,7 +164,16 @@ pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Q {
 /// `q` labelled with Lucene's text of what OpenSearch builds, when the context asks.
 fn label(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
     if cx.label {
-        Box::new(labelled::LabelledQuery::new(q, text()))
+        Box::new(labelled::LabelledQuery::new(q, text(), false))
+    } else {
+        q
+    }
+}
+
+/// `label` for the text of a Lucene `BooleanQuery`, which a parent parenthesises.
+fn label_boolean(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
+    if cx.label {
+        Box::new(labelled::LabelledQuery::new(q, text(), true))
     } else {
         q
     }

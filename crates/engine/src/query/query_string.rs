@@ -483,7 +483,7 @@ impl Opts<'_> {
         }
         if min == 1 && !required && cx.label {
             let text = super::lucene_string::at_least_one(&q, cx.searcher.schema());
-            return Ok(Some(super::label(cx, Box::new(q), || text)));
+            return Ok(Some(super::label_boolean(cx, Box::new(q), || text)));
         }
         Ok(Some(Box::new(q)))
     }

@@ -183,7 +183,13 @@ fn fuzzy_disjunction(
         }
     }
     if merged.is_empty() {
-        return Ok(Some(none()));
+        // As parsed, the fuzzy queries print whether or not they expand to anything.
+        let q = none();
+        return Ok(Some(if cx.parsed {
+            super::label_boolean(cx, q, || labels.join(" "))
+        } else {
+            q
+        }));
     }
     let mut leaves: Vec<Q> = merged
         .into_iter()
@@ -204,7 +210,7 @@ fn fuzzy_disjunction(
     if !cx.parsed {
         return Ok(Some(q));
     }
-    Ok(Some(super::label(cx, q, || labels.join(" "))))
+    Ok(Some(super::label_boolean(cx, q, || labels.join(" "))))
 }
 
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
@@ -663,7 +669,7 @@ fn cross_fields(
                     .then(|| super::lucene_string::conjunction(&clauses, cx.searcher.schema()));
                 let q: Q = Box::new(SumQuery::with_minimum(clauses, n));
                 match text {
-                    Some(text) => super::label(cx, q, || text),
+                    Some(text) => super::label_boolean(cx, q, || text),
                     None => q,
                 }
             }
@@ -681,7 +687,7 @@ fn cross_fields(
                     if msm == 1 && cx.label {
                         let text =
                             super::lucene_string::at_least_one(q.as_ref(), cx.searcher.schema());
-                        super::label(cx, q, || text)
+                        super::label_boolean(cx, q, || text)
                     } else {
                         q
                     }
