@@ -202,7 +202,6 @@ pub fn parse(v: &Node) -> Result<Highlight> {
         ));
     };
     let mut h = Highlight::default();
-    let mut styled = false;
     for (k, kpos, x) in entries {
         if option("highlight", &mut h.global, k, x)? {
             continue;
@@ -245,9 +244,17 @@ pub fn parse(v: &Node) -> Result<Highlight> {
                     }
                 }
             }
+            // Sets both tags where it stands: `pre_tags`/`post_tags` after it override it, and
+            // it overrides those before it, as OpenSearch's parser applies them in order.
             "tags_schema" => match x.text().as_deref() {
-                Some("styled") => styled = true,
-                Some("default") => {}
+                Some("styled") => {
+                    h.global.pre_tags = Some(STYLED_PRE.iter().map(|s| s.to_string()).collect());
+                    h.global.post_tags = Some(vec!["</em>".to_string()]);
+                }
+                Some("default") => {
+                    h.global.pre_tags = Some(vec!["<em>".to_string()]);
+                    h.global.post_tags = Some(vec!["</em>".to_string()]);
+                }
                 other => {
                     return Err(failed(
                         "highlight",
@@ -263,10 +270,6 @@ pub fn parse(v: &Node) -> Result<Highlight> {
             "fragment_offset" | "matched_fields" => {}
             _ => return Err(x_content(format!("[highlight] unknown field [{k}]"), *kpos)),
         }
-    }
-    if styled {
-        h.global.pre_tags = Some(STYLED_PRE.iter().map(|s| s.to_string()).collect());
-        h.global.post_tags = Some(vec!["</em>".to_string()]);
     }
     Ok(h)
 }

@@ -115,6 +115,53 @@ fn text_of(v: &serde_json::Value) -> String {
     }
 }
 
+/// The prefixes, wildcards and regexps of a built query string, from the Lucene text their
+/// labels carry (`title:qu*`, `title:q?ick`, `title:/qu.*/`).
+fn labelled_patterns(q: &dyn tantivy::query::Query, out: &mut Extracted) {
+    use crate::query::combine::{DisMaxQuery, SumQuery};
+    use crate::query::labelled::LabelledQuery;
+    use crate::query::wrappers::BoostedQuery;
+    if let Some(l) = q.downcast_ref::<LabelledQuery>() {
+        let Some((field, text)) = l.text().split_once(':') else {
+            return;
+        };
+        let m = if let Some(re) = text.strip_prefix('/').and_then(|t| t.strip_suffix('/')) {
+            let lucene =
+                crate::query::multi_term::lucene_regex(re).unwrap_or_else(|| re.to_string());
+            regex_pattern(field, text, &lucene)
+        } else if let Some(p) = text.strip_suffix('*').filter(|p| !p.contains(['*', '?'])) {
+            Some(Matcher::Pattern {
+                label: format!("{field}:{text}"),
+                pattern: Pattern::Prefix(p.to_string()),
+            })
+        } else if text.contains(['*', '?']) {
+            regex_pattern(field, text, &crate::query::multi_term::wildcard_regex(text))
+        } else {
+            None
+        };
+        out.extend(m.map(|m| (field.to_string(), m)));
+        return;
+    }
+    let children: Vec<&dyn tantivy::query::Query> = if let Some(s) = q.downcast_ref::<SumQuery>() {
+        s.clauses().iter().map(|c| c.as_ref()).collect()
+    } else if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+        d.clauses().iter().map(|c| c.as_ref()).collect()
+    } else if let Some(b) = q.downcast_ref::<tantivy::query::BooleanQuery>() {
+        b.clauses()
+            .iter()
+            .filter(|(o, _)| *o != tantivy::query::Occur::MustNot)
+            .map(|(_, c)| c.as_ref())
+            .collect()
+    } else if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        vec![b.inner()]
+    } else {
+        Vec::new()
+    };
+    for c in children {
+        labelled_patterns(c, out);
+    }
+}
+
 fn regex_pattern(field: &str, label: &str, re: &str) -> Option<Matcher> {
     let re = Regex::new(&format!("^(?:{re})$")).ok()?;
     Some(Matcher::Pattern {
@@ -399,10 +446,12 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
         Ast::FunctionScore(fs) => walk(&fs.query, cx, out)?,
         Ast::QueryString(_) | Ast::SimpleQueryString(_) => {
             // The parsed Lucene syntax lives in the built query, which shows its terms only:
-            // those a phrase needs positions for arrive together, in phrase order.
-            let Ok(q) = query::build(ast, cx) else {
+            // those a phrase needs positions for arrive together, in phrase order. Built with
+            // labels, its prefixes, wildcards and regexps say what they match.
+            let Ok(q) = query::build(ast, &cx.labelling()) else {
                 return Ok(());
             };
+            labelled_patterns(q.as_ref(), out);
             let slop = match ast {
                 Ast::QueryString(qs) => qs.phrase_slop,
                 _ => 0,
