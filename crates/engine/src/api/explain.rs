@@ -69,17 +69,21 @@ fn lucene_doc_id(searcher: &tantivy::Searcher, addr: tantivy::DocAddress) -> u32
         .sum()
 }
 
-fn convert(v: &Value, doc: (u32, u32)) -> Value {
-    // tantivy's values are f32: printed as Java prints a float; one Lucene keeps as a double
-    // comes in the context.
-    let double = v
-        .get("context")
+/// The value an explanation node carries in its context under `prefix`.
+fn context_value<T: std::str::FromStr>(v: &Value, prefix: &str) -> Option<T> {
+    v.get("context")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .find_map(|c| c.strip_prefix(crate::query::boosting::DOUBLE_VALUE_CONTEXT))
-        .and_then(|d| d.parse::<f64>().ok());
+        .find_map(|c| c.strip_prefix(prefix))
+        .and_then(|t| t.parse::<T>().ok())
+}
+
+fn convert(v: &Value, doc: (u32, u32)) -> Value {
+    // tantivy's values are f32: printed as Java prints a float; one Lucene keeps as a double
+    // comes in the context.
+    let double = context_value::<f64>(v, crate::query::boosting::DOUBLE_VALUE_CONTEXT);
     let value = match double {
         Some(d) => Value::from(d),
         None => {
@@ -97,14 +101,7 @@ fn convert(v: &Value, doc: (u32, u32)) -> Value {
         .unwrap_or_default();
     let is_all = |d: &Value| d.get("description").and_then(Value::as_str) == Some("AllQuery");
     let raw_details = v.get("details").and_then(Value::as_array);
-    let dis_max_tie = v
-        .get("context")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .find_map(|c| c.strip_prefix(crate::query::combine::DIS_MAX_CONTEXT))
-        .and_then(|t| t.parse::<f32>().ok());
+    let dis_max_tie = context_value::<f32>(v, crate::query::combine::DIS_MAX_CONTEXT);
     let (desc, details) = match desc {
         // Lucene's DisjunctionMaxQuery wording.
         "BooleanClause. sum of ..." if dis_max_tie == Some(0.0) => ("max of:".to_string(), details),
