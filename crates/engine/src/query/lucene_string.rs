@@ -408,6 +408,12 @@ pub fn bytes_text(b: &[u8]) -> String {
     }
 }
 
+/// Lucene's `NumericUtils.doubleToSortableLong`: how a double's doc values print.
+fn double_to_sortable_long(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((bits >> 63) & i64::MAX)
+}
+
 /// `BytesRef.toString`: lowercase hex without padding, always.
 fn hex_bytes(b: &[u8]) -> String {
     let hex: Vec<String> = b.iter().map(|x| format!("{x:x}")).collect();
@@ -528,10 +534,10 @@ pub fn point_range(
                     -1 => x.next_down(),
                     _ => x,
                 };
-                // NumericUtils.doubleToSortableLong.
-                let bits = x.to_bits() as i64;
-                let sortable = bits ^ ((bits >> 63) & i64::MAX);
-                Some((super::function_score::java_double(x), sortable.to_string()))
+                Some((
+                    super::function_score::java_double(x),
+                    double_to_sortable_long(x).to_string(),
+                ))
             }
             Ip => {
                 let x = match value {
@@ -620,13 +626,7 @@ pub fn point_set(field: &str, ty: FieldType, terms: &[Term]) -> Option<(String, 
             let mut v: Vec<f64> = terms.iter().filter_map(|t| t.value().as_f64()).collect();
             v.sort_by(f64::total_cmp);
             v.dedup();
-            let sortable: Vec<i64> = v
-                .iter()
-                .map(|x| {
-                    let bits = x.to_bits() as i64;
-                    bits ^ ((bits >> 63) & i64::MAX)
-                })
-                .collect();
+            let sortable: Vec<i64> = v.iter().map(|x| double_to_sortable_long(*x)).collect();
             let index: Vec<String> = v
                 .iter()
                 .map(|x| super::function_score::java_double(*x))

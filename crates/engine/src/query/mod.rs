@@ -48,7 +48,8 @@ pub struct Context<'a> {
     /// (`lucene_string`); searches skip the formatting.
     pub describe: bool,
     /// Queries OpenSearch would print other than by the terms they hold (fuzzy, phrase
-    /// prefix, blended terms) carry that text (`labelled`), for `_validate` only: the label
+    /// prefix, blended terms) carry that text (`labelled`), only where a query is printed or
+    /// read (`_validate`, explanation texts, query-string highlighting), never run: the label
     /// hides the query's type from the search planner.
     pub label: bool,
     /// Texts are of the query as parsed (`_validate`), not as Lucene rewrites it for a search
@@ -163,17 +164,17 @@ pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Q {
 
 /// `q` labelled with Lucene's text of what OpenSearch builds, when the context asks.
 fn label(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
-    if cx.label {
-        Box::new(labelled::LabelledQuery::new(q, text(), false))
-    } else {
-        q
-    }
+    labelled_as(cx, q, text, false)
 }
 
 /// `label` for the text of a Lucene `BooleanQuery`, which a parent parenthesises.
 fn label_boolean(cx: &Context, q: Q, text: impl FnOnce() -> String) -> Q {
+    labelled_as(cx, q, text, true)
+}
+
+fn labelled_as(cx: &Context, q: Q, text: impl FnOnce() -> String, boolean: bool) -> Q {
     if cx.label {
-        Box::new(labelled::LabelledQuery::new(q, text(), true))
+        Box::new(labelled::LabelledQuery::new(q, text(), boolean))
     } else {
         q
     }

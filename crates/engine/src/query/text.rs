@@ -155,20 +155,16 @@ fn fuzzy_disjunction(
         return Ok(None);
     }
     let fz = m.fuzziness.expect("fuzziness");
+    let edits = |t: &str| fz.edits(t.chars().count());
     // term → (summed boost, best boost, the doc freq that came with the best)
     let mut merged: Vec<(Term, f64, f32, Option<u64>)> = Vec::new();
-    let mut labels = Vec::new();
     for (_, t) in tokens {
         let params = super::multi_term::FuzzyParams {
-            edits: fz.edits(t.chars().count()),
+            edits: edits(t),
             prefix_length: m.prefix_length,
             max_expansions: m.max_expansions,
             transpositions: m.fuzzy_transpositions,
         };
-        if cx.parsed {
-            let field = cx.searcher.schema().get_field_name(f);
-            labels.push(format!("{field}:{t}~{}", params.edits));
-        }
         for e in super::multi_term::fuzzy_expansions(cx, f, t, &params)? {
             match merged.iter_mut().find(|x| x.0 == e.term) {
                 Some(x) => {
@@ -182,15 +178,6 @@ fn fuzzy_disjunction(
             }
         }
     }
-    if merged.is_empty() {
-        // As parsed, the fuzzy queries print whether or not they expand to anything.
-        let q = none();
-        return Ok(Some(if cx.parsed {
-            super::label_boolean(cx, q, || labels.join(" "))
-        } else {
-            q
-        }));
-    }
     let mut leaves: Vec<Q> = merged
         .into_iter()
         .map(|(term, boost, _, doc_freq)| {
@@ -202,15 +189,24 @@ fn fuzzy_disjunction(
             Box::new(e.query()) as Q
         })
         .collect();
-    let q: Q = if leaves.len() == 1 {
-        leaves.pop().expect("one leaf")
-    } else {
-        Box::new(SumQuery::new(leaves))
+    let q: Q = match leaves.len() {
+        0 => none(),
+        1 => leaves.pop().expect("one leaf"),
+        _ => Box::new(SumQuery::new(leaves)),
     };
+    // Rewritten, the query is its expansions; as parsed, the fuzzy queries print (whether or
+    // not they expand to anything).
     if !cx.parsed {
         return Ok(Some(q));
     }
-    Ok(Some(super::label_boolean(cx, q, || labels.join(" "))))
+    let field = cx.searcher.schema().get_field_name(f);
+    Ok(Some(super::label_boolean(cx, q, || {
+        let texts: Vec<String> = tokens
+            .iter()
+            .map(|(_, t)| format!("{field}:{t}~{}", edits(t)))
+            .collect();
+        texts.join(" ")
+    })))
 }
 
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
