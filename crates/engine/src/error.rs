@@ -35,6 +35,8 @@ pub enum ErrorKind {
     QueryShard,
     JsonParse,
     JsonEof,
+    /// Jackson's `InputCoercionException`: a number past the range the parser asked for.
+    InputCoercion,
     RoutingMissing,
     NotXContent,
     ActionRequestValidation,
@@ -83,6 +85,7 @@ impl ErrorKind {
             QueryShard => ("query_shard_exception", 400),
             JsonParse => ("json_parse_exception", 400),
             JsonEof => ("json_e_o_f_exception", 400),
+            InputCoercion => ("input_coercion_exception", 500),
             RoutingMissing => ("routing_missing_exception", 400),
             NotXContent => ("not_x_content_exception", 400),
             ActionRequestValidation => ("action_request_validation_exception", 400),
@@ -132,6 +135,7 @@ impl ErrorKind {
             QueryShard => "org.opensearch.index.query.QueryShardException",
             JsonParse => "com.fasterxml.jackson.core.JsonParseException",
             JsonEof => "com.fasterxml.jackson.core.io.JsonEOFException",
+            InputCoercion => "com.fasterxml.jackson.core.exc.InputCoercionException",
             RoutingMissing => "org.opensearch.action.RoutingMissingException",
             NotXContent => "org.opensearch.core.compress.NotXContentException",
             ActionRequestValidation => "org.opensearch.action.ActionRequestValidationException",
@@ -256,6 +260,7 @@ impl Error {
                 | ErrorKind::NumberFormat
                 | ErrorKind::JsonParse
                 | ErrorKind::JsonEof
+                | ErrorKind::InputCoercion
                 | ErrorKind::DateTimeParse
                 | ErrorKind::DateTime
                 | ErrorKind::ZoneRules

@@ -546,7 +546,7 @@ fn parse_random(body: &Node) -> Result<(ScoreFunction, Option<String>)> {
         match k.as_str() {
             "seed" => {
                 seed = Some(match &v.v {
-                    J::Num(n) => match (n.as_i64(), n.as_u64()) {
+                    J::Num(n, _) => match (n.as_i64(), n.as_u64()) {
                         (Some(i), _) if i32::try_from(i).is_ok() => i as i32,
                         // Long.hashCode of a long seed.
                         (Some(i), _) => ((i as u64 >> 32) as i32) ^ (i as i32),

@@ -21,7 +21,8 @@ impl std::fmt::Display for Pos {
 pub enum J {
     Null,
     Bool(bool),
-    Num(Number),
+    /// The number and its text as written (Jackson quotes it in range errors).
+    Num(Number, Box<str>),
     Str(String),
     Arr(Vec<Node>),
     /// Entries in document order, duplicates kept: `(key, key position, value)`.
@@ -43,7 +44,7 @@ impl Node {
         match self.v {
             J::Null => "VALUE_NULL",
             J::Bool(_) => "VALUE_BOOLEAN",
-            J::Num(_) => "VALUE_NUMBER",
+            J::Num(..) => "VALUE_NUMBER",
             J::Str(_) => "VALUE_STRING",
             J::Arr(_) => "START_ARRAY",
             J::Obj(_) => "START_OBJECT",
@@ -54,7 +55,7 @@ impl Node {
         match &self.v {
             J::Null => Value::Null,
             J::Bool(b) => Value::Bool(*b),
-            J::Num(n) => Value::Number(n.clone()),
+            J::Num(n, _) => Value::Number(n.clone()),
             J::Str(s) => Value::String(s.clone()),
             J::Arr(a) => Value::Array(a.iter().map(Node::to_value).collect()),
             J::Obj(o) => Value::Object(
@@ -94,7 +95,7 @@ impl Node {
     pub fn text(&self) -> Option<String> {
         match &self.v {
             J::Str(s) => Some(s.clone()),
-            J::Num(n) => Some(n.to_string()),
+            J::Num(n, _) => Some(n.to_string()),
             J::Bool(b) => Some(b.to_string()),
             _ => None,
         }
@@ -200,7 +201,7 @@ impl Parser<'_> {
                 }
                 let text = std::str::from_utf8(&self.0.b[start..self.0.i]).ok()?;
                 match serde_json::from_str::<Value>(text).ok()? {
-                    Value::Number(n) => J::Num(n),
+                    Value::Number(n) => J::Num(n, text.into()),
                     _ => return None,
                 }
             }

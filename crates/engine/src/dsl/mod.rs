@@ -280,7 +280,7 @@ fn not_a_number(query: &str, key: &str, node: &Node) -> Error {
 /// A float parameter (boost, tie_breaker) of a hand-written parser: numbers or numeric strings.
 pub fn float(query: &str, key: &str, node: &Node) -> Result<f32> {
     match &node.v {
-        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
+        J::Num(n, _) => Ok(n.as_f64().unwrap_or(0.0) as f32),
         J::Str(s) => s
             .trim()
             .parse::<f32>()
@@ -292,7 +292,7 @@ pub fn float(query: &str, key: &str, node: &Node) -> Result<f32> {
 /// A double parameter (a function's `missing`) of a hand-written parser.
 pub fn double(query: &str, key: &str, node: &Node) -> Result<f64> {
     match &node.v {
-        J::Num(n) => Ok(n.as_f64().unwrap_or(0.0)),
+        J::Num(n, _) => Ok(n.as_f64().unwrap_or(0.0)),
         J::Str(s) => s
             .trim()
             .parse::<f64>()
@@ -301,16 +301,34 @@ pub fn double(query: &str, key: &str, node: &Node) -> Result<f64> {
     }
 }
 
-/// An int parameter (slop, size) of a hand-written parser. Fractions are truncated and strings
-/// are read as a double first, as OpenSearch's `intValue(coerce)` does.
+/// An int parameter (slop, size) of a hand-written parser, read as OpenSearch's
+/// `intValue(coerce)` reads it: fractions are truncated, strings are read as a double first,
+/// and a value past Java's int range is refused (Jackson's coercion error for a number, a
+/// range error for a string) rather than carried on as a count no allocation can hold.
 pub fn int(query: &str, key: &str, node: &Node) -> Result<i64> {
+    let in_range = |d: f64| (i32::MIN as f64..=i32::MAX as f64).contains(&d);
     match &node.v {
-        J::Num(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().map(|f| f as i64))
-            .ok_or_else(|| not_a_number(query, key, node)),
+        J::Num(n, raw) => {
+            let v = n.as_i64().map(|i| i as f64).or_else(|| n.as_f64());
+            match v {
+                Some(d) if in_range(d) => Ok(d as i64),
+                _ => Err(Error::new(
+                    ErrorKind::InputCoercion,
+                    crate::util::json_syntax::located(
+                        &format!(
+                            "Numeric value ({raw}) out of range of int (-2147483648 - 2147483647)"
+                        ),
+                        node.pos.line,
+                        node.pos.col + raw.len(),
+                    ),
+                )),
+            }
+        }
         J::Str(s) => match s.trim().parse::<f64>() {
-            Ok(d) if d.is_finite() => Ok(d as i64),
+            Ok(d) if in_range(d) => Ok(d as i64),
+            Ok(d) if d.is_finite() => Err(Error::illegal_argument(format!(
+                "Value [{s}] is out of range for an integer"
+            ))),
             _ => Err(not_a_number(query, key, node)),
         },
         _ => Err(not_a_number(query, key, node)),
@@ -322,7 +340,7 @@ pub fn int(query: &str, key: &str, node: &Node) -> Result<i64> {
 /// `[l:c] [query] …` x_content errors.
 pub fn object_parser_float(query: &str, key: &str, node: &Node) -> Result<f32> {
     let reason = match &node.v {
-        J::Num(n) => return Ok(n.as_f64().unwrap_or(0.0) as f32),
+        J::Num(n, _) => return Ok(n.as_f64().unwrap_or(0.0) as f32),
         J::Str(s) => match s.trim().parse::<f32>() {
             Ok(f) => return Ok(f),
             Err(_) => {
@@ -362,7 +380,7 @@ pub fn boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
         // `Booleans.parseBoolean`, a number reaches Jackson's accessor, which refuses it at the
         // token's end.
         J::Str(s) => Err(not_boolean(s.clone())),
-        J::Num(n) => {
+        J::Num(n, _) => {
             let token = if n.is_f64() {
                 "VALUE_NUMBER_FLOAT"
             } else {
@@ -455,6 +473,29 @@ pub(crate) fn parse_str(s: &str) -> Result<Query> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ints_stay_within_javas_range() {
+        let at = |s: &str| int("q", "k", &json::parse(s.as_bytes()).unwrap());
+        assert_eq!(at("2147483647").unwrap(), 2147483647);
+        assert_eq!(at("-2147483648").unwrap(), -2147483648);
+        assert_eq!(at("7.9").unwrap(), 7);
+        assert_eq!(at(r#""12.5""#).unwrap(), 12);
+        let e = at("2147483648").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InputCoercion);
+        assert!(e.reason.starts_with(
+            "Numeric value (2147483648) out of range of int (-2147483648 - 2147483647)\n at "
+        ));
+        // The column is where the token ends, as Jackson reports it; the text is as written.
+        assert!(e.reason.ends_with("line: 1, column: 11]"), "{}", e.reason);
+        assert!(at("1.5e10").unwrap_err().reason.contains("(1.5e10)"));
+        let e = at(r#""2147483648""#).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::IllegalArgument);
+        assert_eq!(
+            e.reason,
+            "Value [2147483648] is out of range for an integer"
+        );
+    }
 
     #[test]
     fn unknown_and_malformed() {

@@ -163,7 +163,7 @@ pub struct SimpleQueryStringQuery {
 const SQS: &str = "simple_query_string";
 
 fn parse_flags(x: &Node) -> Result<u32> {
-    if let J::Num(n) = &x.v {
+    if let J::Num(n, _) = &x.v {
         let v = n.as_i64().unwrap_or(-1);
         return Ok(if v < 0 {
             flags::ALL

@@ -133,15 +133,15 @@ fn request_query(req: &SearchRequest, cx: &Context) -> Result<query::Q> {
     Ok(q)
 }
 
-/// How many docs match, and a query for those among the first `limit` matches by `_seq_no`.
-/// The `timeout` holds here as in the collection proper (OpenSearch's early-terminating
-/// collector runs under the same time check).
+/// How many docs match, and a query for those among the first `limit` matches by `_seq_no`
+/// (`None` when no more than `limit` match: nothing is cut). The `timeout` holds here as in the
+/// collection proper (OpenSearch's early-terminating collector runs under the same time check).
 fn terminate_after_cut(
     searcher: &Searcher,
     q: &query::Q,
     limit: u64,
     deadline: Option<&timeout::Deadline>,
-) -> Result<(u64, query::Q)> {
+) -> Result<(u64, Option<query::Q>)> {
     let mut weight = q.weight(tantivy::query::EnableScoring::disabled_from_searcher(
         searcher,
     ))?;
@@ -155,9 +155,14 @@ fn terminate_after_cut(
     for r in searcher.segment_readers() {
         n += weight.count(r)? as u64;
     }
-    let none = || -> query::Q { Box::new(tantivy::query::EmptyQuery) };
+    let none = || -> Option<query::Q> { Some(Box::new(tantivy::query::EmptyQuery)) };
     if limit == 0 {
         return Ok((n, none()));
+    }
+    // The collector holds `limit` entries, so it is only built below the match count: a limit
+    // past it (any int a body may give) cuts nothing and must not size an allocation.
+    if n <= limit {
+        return Ok((n, None));
     }
     let collector =
         TopDocs::with_limit(limit as usize).tweak_score(|r: &tantivy::SegmentReader| {
@@ -181,7 +186,7 @@ fn terminate_after_cut(
         std::ops::Bound::Unbounded,
         std::ops::Bound::Included(tantivy::Term::from_field_i64(field, cut)),
     );
-    Ok((n, Box::new(range)))
+    Ok((n, Some(Box::new(range))))
 }
 
 pub fn node_id() -> &'static str {
@@ -384,13 +389,15 @@ fn query_shard(
         let (n, cut) = terminate_after_cut(&t.searcher, &q, limit, plan.deadline)?;
         out.terminated_early = n > limit;
         counted = Some(n.min(limit));
-        q = Box::new(tantivy::query::BooleanQuery::new(vec![
-            (tantivy::query::Occur::Must, q),
-            (
-                tantivy::query::Occur::Must,
-                Box::new(tantivy::query::ConstScoreQuery::new(cut, 0.0)),
-            ),
-        ]));
+        if let Some(cut) = cut {
+            q = Box::new(tantivy::query::BooleanQuery::new(vec![
+                (tantivy::query::Occur::Must, q),
+                (
+                    tantivy::query::Occur::Must,
+                    Box::new(tantivy::query::ConstScoreQuery::new(cut, 0.0)),
+                ),
+            ]));
+        }
     }
     let scoring = if plan.window == 0 {
         tantivy::query::EnableScoring::disabled_from_searcher(&t.searcher)

@@ -135,7 +135,7 @@ fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
         };
         for (k, _, x) in entries {
             // Only a number token; even a numeric string is refused.
-            let J::Num(n) = &x.v else {
+            let J::Num(n, _) = &x.v else {
                 return Err(parsing(
                     format!(
                         "Expected [VALUE_NUMBER] in [indices_boost] but found [{}]",
@@ -342,9 +342,13 @@ impl SearchRequest {
                         r.track_total_hits = match &v.v {
                             J::Bool(true) => TrackTotalHits::Exact,
                             J::Bool(false) => TrackTotalHits::Off,
-                            J::Arr(_) | J::Obj(_) => return Err(unknown_key(k, v)),
+                            J::Arr(_) | J::Obj(_) | J::Null => return Err(unknown_key(k, v)),
+                            J::Str(t) if t == "true" || t == "false" => {
+                                track_value(t, || unknown_key(k, v))?
+                            }
                             _ => {
-                                let text = v.text().unwrap_or_default();
+                                // `intValue()`: a fraction is truncated, past int is refused.
+                                let text = dsl::int("search", k, v)?.to_string();
                                 track_value(&text, || {
                                     Error::new(
                                         ErrorKind::NumberFormat,
