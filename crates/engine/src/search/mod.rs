@@ -432,9 +432,12 @@ fn query_shard(
         TrackTotalHits::UpTo(_) => query::block_max::implied_terms(q.as_ref()),
         _ => Vec::new(),
     };
+    // A shard holds no more hits than docs: past that, a window (up to any int a raised
+    // `index.max_result_window` lets through) would only size the collectors' buffers.
+    let docs = t.searcher.num_docs().max(1);
     let top_plan = top_k::Plan {
         specs: plan.specs,
-        window: plan.window,
+        window: plan.window.min(usize::try_from(docs).unwrap_or(usize::MAX)),
         after: req.search_after.as_deref(),
         cursor,
         boost: t.boost,
