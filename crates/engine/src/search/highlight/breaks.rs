@@ -1,8 +1,15 @@
 //! The JDK's rule-based `BreakIterator`s (sentence and word, the `COMPAT` rules OpenSearch's
 //! highlighters see through `java.text.BreakIterator`), over UTF-16 text as Java indexes it.
-//! Each computes every boundary in one forward pass; `preceding`/`following` are lookups.
+//!
+//! Random access is the JDK's, not a lookup in one forward pass: `preceding`/`following` start a
+//! forward run from the last break they returned when it lies before the offset, and otherwise
+//! from a position found by backing up from the offset under the backward rules. A run from such
+//! a position can find breaks a run from the text's start does not (a period is a safe place to
+//! turn around, so a break can fall right before one), so the answers depend on the offset and on
+//! the previous calls, and OpenSearch's fragments with them.
 
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A general category test (`\p{..}`) through the regex crate's Unicode tables.
@@ -60,23 +67,32 @@ pub fn char_at(text: &[u16], i: usize) -> (char, usize) {
     (char::from_u32(u as u32).unwrap_or('\u{FFFD}'), 1)
 }
 
-/// Boundaries of one text, sorted, `0` and the length included.
+/// Java's `BreakIterator.preceding`/`following` (`None` for `DONE`), `offset` within the text.
+pub trait BreakIterator {
+    /// The last boundary before `offset`.
+    fn preceding(&mut self, offset: usize) -> Option<usize>;
+    /// The first boundary after `offset`.
+    fn following(&mut self, offset: usize) -> Option<usize>;
+}
+
+/// Boundaries of one text, sorted, `0` and the length included: iterators whose random access
+/// agrees with their forward pass.
 #[derive(Debug, Clone)]
 pub struct Boundaries(Vec<usize>);
 
-impl Boundaries {
-    /// The last boundary before `offset` (Java's `preceding`), `None` for `DONE`.
-    pub fn preceding(&self, offset: usize) -> Option<usize> {
+impl BreakIterator for Boundaries {
+    fn preceding(&mut self, offset: usize) -> Option<usize> {
         let i = self.0.partition_point(|&b| b < offset);
         i.checked_sub(1).map(|i| self.0[i])
     }
 
-    /// The first boundary after `offset` (Java's `following`), `None` for `DONE`.
-    pub fn following(&self, offset: usize) -> Option<usize> {
+    fn following(&mut self, offset: usize) -> Option<usize> {
         let i = self.0.partition_point(|&b| b <= offset);
         self.0.get(i).copied()
     }
+}
 
+impl Boundaries {
     fn from_ends(mut ends: Vec<usize>, len: usize) -> Boundaries {
         ends.insert(0, 0);
         if *ends.last().unwrap_or(&0) != len {
@@ -84,6 +100,163 @@ impl Boundaries {
         }
         ends.dedup();
         Boundaries(ends)
+    }
+}
+
+/// A JDK `RuleBasedBreakIterator` over one text (after `setText`).
+pub struct RuleBased {
+    rules: Rules,
+    len: usize,
+    /// The break the last call returned (the JDK's `cachedLastKnownBreak`).
+    last_known: Option<usize>,
+    /// Forward runs already made, by their start: calls mostly restart from the same breaks.
+    runs: HashMap<usize, usize>,
+}
+
+enum Rules {
+    Sentence(Sentences),
+    Word(Words),
+}
+
+impl RuleBased {
+    fn new(rules: Rules, len: usize) -> RuleBased {
+        RuleBased {
+            rules,
+            len,
+            last_known: None,
+            runs: HashMap::new(),
+        }
+    }
+
+    /// One forward run from `from` (`handleNext`): the first break after it.
+    fn next_from(&mut self, from: usize) -> Option<usize> {
+        if from >= self.len {
+            return None;
+        }
+        if let Some(&b) = self.runs.get(&from) {
+            return Some(b);
+        }
+        let b = match &self.rules {
+            Rules::Sentence(r) => r.next_break(from),
+            Rules::Word(r) => r.next_break(from),
+        };
+        self.runs.insert(from, b);
+        Some(b)
+    }
+
+    /// Where the backward rules, reading from the character at `at` leftwards, say a forward run
+    /// may start (`handlePrevious`).
+    fn back_up(&self, at: usize) -> usize {
+        match &self.rules {
+            Rules::Sentence(r) => back_up(&r.all, self.len, at, SentenceBack::Fresh, |st, c| {
+                st.step(c)
+            }),
+            Rules::Word(r) => back_up(&r.all, self.len, at, None, |st: Option<Join>, c| match st {
+                Some(b) if !Join::joined(c, b) => None,
+                _ => Some(Some(c)),
+            }),
+        }
+    }
+
+    /// The start of the character before `offset` (`offset` > 0).
+    fn char_before(&self, offset: usize) -> usize {
+        fn before<C>(all: &[(usize, C)], offset: usize) -> usize {
+            all[all.partition_point(|c| c.0 < offset) - 1].0
+        }
+        match &self.rules {
+            Rules::Sentence(r) => before(&r.all, offset),
+            Rules::Word(r) => before(&r.all, offset),
+        }
+    }
+
+    /// Every boundary from the start, as `first()` and `next()` give them.
+    pub fn forward(&mut self) -> Vec<usize> {
+        let mut out = vec![0];
+        while let Some(b) = self.next_from(*out.last().expect("non-empty")) {
+            out.push(b);
+        }
+        out
+    }
+}
+
+impl BreakIterator for RuleBased {
+    fn preceding(&mut self, offset: usize) -> Option<usize> {
+        if offset == 0 {
+            return None;
+        }
+        let mut last = match self.last_known {
+            Some(b) if b < offset => b,
+            _ => self.back_up(self.char_before(offset)),
+        };
+        let mut run = Some(last);
+        while let Some(b) = run.filter(|&b| b < offset) {
+            last = b;
+            run = self.next_from(b);
+        }
+        self.last_known = Some(last);
+        Some(last)
+    }
+
+    fn following(&mut self, offset: usize) -> Option<usize> {
+        let run = if offset == 0 {
+            self.next_from(0)
+        } else {
+            let mut run = Some(match self.last_known {
+                Some(b) if b < offset => b,
+                _ => self.back_up(offset),
+            });
+            while let Some(b) = run.filter(|&b| b <= offset) {
+                run = self.next_from(b);
+            }
+            run
+        };
+        self.last_known = run;
+        run
+    }
+}
+
+/// `handlePrevious`: steps back from the character at `at` through `chars` (each character's
+/// start and class, `None` for the ones the rules ignore) until `step` stops on a character;
+/// the turning point is right after it (right at it when the character after it is ignored: the
+/// JDK's off-by-one), or the text's start.
+fn back_up<C: Copy, St: Copy>(
+    chars: &[(usize, Option<C>)],
+    len: usize,
+    at: usize,
+    start: St,
+    step: impl Fn(St, C) -> Option<St>,
+) -> usize {
+    let mut i = chars.partition_point(|c| c.0 < at);
+    if i == chars.len() {
+        return len;
+    }
+    let mut state = start;
+    let mut ignored = (false, false);
+    loop {
+        let (_, class) = chars[i];
+        ignored = (ignored.1, class.is_none());
+        let stop = match class {
+            Some(c) => match step(state, c) {
+                Some(s) => {
+                    state = s;
+                    false
+                }
+                None => true,
+            },
+            None => false,
+        };
+        if i == 0 {
+            return 0;
+        }
+        i -= 1;
+        if stop {
+            break;
+        }
+    }
+    if ignored.0 {
+        chars[i + 1].0
+    } else {
+        chars.get(i + 2).map_or(len, |c| c.0)
     }
 }
 
@@ -155,88 +328,206 @@ fn sentence_class(c: char) -> S {
     }
 }
 
-/// Sentence boundaries (`BreakIterator.getSentenceInstance`): after a paragraph separator; after
-/// `!`/`?` (with following terminators, periods, closing punctuation and spaces); after a period
-/// (and closing punctuation) when a space and a letter that is not lower case follow, or two
-/// spaces and any letter, or opening punctuation or a symbol and then a letter. Marks and
-/// format characters are transparent. Checked against OpenSearch's fragments.
-pub fn sentences(text: &[u16]) -> Boundaries {
-    // Classes per unit, with the transparent characters dropped (their indexes kept).
-    let mut cls: Vec<(usize, S)> = Vec::with_capacity(text.len());
+/// The sentence iterator (`BreakIterator.getSentenceInstance`).
+pub fn sentences(text: &[u16]) -> RuleBased {
+    let mut all = Vec::with_capacity(text.len());
     let mut i = 0;
     while i < text.len() {
         let (c, n) = char_at(text, i);
         let s = sentence_class(c);
-        if s != S::Ignore {
-            cls.push((i, s));
-        }
+        all.push((i, (s != S::Ignore).then_some(s)));
         i += n;
     }
-    let at = |k: usize| cls.get(k).map(|x| x.1);
-    let pos = |k: usize| cls.get(k).map_or(text.len(), |x| x.0);
-    let mut ends = Vec::new();
-    let mut k = 0;
-    while k < cls.len() {
-        match cls[k].1 {
-            S::Paragraph => {
-                ends.push(pos(k + 1));
-                k += 1;
-            }
-            S::Danda => {
-                let mut j = k + 1;
-                while at(j) == Some(S::Space) {
-                    j += 1;
-                }
-                ends.push(pos(j));
-                k = j;
-            }
-            S::Term => {
-                let mut j = k + 1;
-                while matches!(at(j), Some(S::Term | S::Period | S::End | S::Quote)) {
-                    j += 1;
-                }
-                while at(j) == Some(S::Space) {
-                    j += 1;
-                }
-                if at(j) == Some(S::Paragraph) {
-                    j += 1;
-                }
-                ends.push(pos(j));
-                k = j;
-            }
-            S::Period => {
-                let mut j = k + 1;
-                while matches!(at(j), Some(S::Period | S::End | S::Quote)) {
-                    j += 1;
-                }
-                let spaces_from = j;
-                while at(j) == Some(S::Space) {
-                    j += 1;
-                }
-                // One space before a letter that is not lower case; two or more spaces before
-                // any letter (what the JDK's compiled rules do, beyond their source's text).
-                let upper_next = match at(j) {
-                    Some(S::Letter { lower }) => j - spaces_from >= if lower { 2 } else { 1 },
-                    _ => false,
-                };
-                let opener_then_letter = {
-                    let mut m = j;
-                    while matches!(at(m), Some(S::Start | S::Quote | S::Other)) {
-                        m += 1;
-                    }
-                    m > j && matches!(at(m), Some(S::Letter { .. }))
-                };
-                if upper_next || opener_then_letter {
-                    ends.push(pos(j));
-                    k = j;
-                } else {
-                    k += 1;
+    let len = text.len();
+    RuleBased::new(Rules::Sentence(Sentences { all, len }), len)
+}
+
+/// A text's characters under the sentence rules.
+struct Sentences {
+    /// Each character's start and class, `None` for marks and format characters (transparent).
+    all: Vec<(usize, Option<S>)>,
+    len: usize,
+}
+
+impl Sentences {
+    /// One forward run (`handleNext`): every character read while inside a sentence moves the
+    /// break after it; a period saves the position after it (and after following spaces) as a
+    /// candidate that a letter confirms; the run ends where no rule can go on, at the last
+    /// break moved to. So a period whose candidate dies (a period, spaces, a symbol and a space)
+    /// leaves the break right before it.
+    fn next_break(&self, from: usize) -> usize {
+        let all = &self.all;
+        let mut i = all.partition_point(|c| c.0 < from);
+        let after = |i: usize| all.get(i + 1).map_or(self.len, |c| c.0);
+        let mut at = Forward::Scan;
+        let mut result = after(i);
+        let mut candidate = None;
+        while i < all.len() {
+            if let Some(c) = all[i].1 {
+                match at.next(c) {
+                    Some(s) => at = s,
+                    None => return result,
                 }
             }
-            _ => k += 1,
+            match at {
+                Forward::Confirmed => result = candidate.unwrap_or(result),
+                Forward::Period
+                | Forward::PeriodSpace
+                | Forward::PeriodSpaces
+                | Forward::PeriodQuote => candidate = Some(after(i)),
+                Forward::Opener | Forward::OpenerStrict => {}
+                _ => result = after(i),
+            }
+            i += 1;
+        }
+        // A candidate at the text's end needs no letter.
+        if candidate == Some(self.len) {
+            self.len
+        } else {
+            result
         }
     }
-    Boundaries::from_ends(ends, text.len())
+}
+
+/// Where a forward run of the sentence rules stands. Their source's rules: a break after a
+/// paragraph separator; after a danda and spaces; after `!`/`?` (with following terminators,
+/// periods, closing punctuation and spaces, and one paragraph separator); after a period (with
+/// more periods and closing punctuation) and spaces before a letter that is not lower case, or
+/// before opening punctuation or symbols and a letter. The compiled rules, which these states
+/// follow, also take two spaces before a lower-case letter, and a quote after a period both
+/// ways.
+#[derive(Clone, Copy, PartialEq)]
+enum Forward {
+    /// Inside a sentence.
+    Scan,
+    /// After a paragraph separator.
+    Paragraph,
+    /// After a danda and spaces.
+    Danda,
+    /// After a period (and more periods or closing punctuation).
+    Period,
+    PeriodSpace,
+    /// After a period and two or more spaces: any letter confirms.
+    PeriodSpaces,
+    /// After a period and a quote, closing or opening.
+    PeriodQuote,
+    /// After a period, at most one space and opening punctuation or symbols.
+    Opener,
+    /// After a period, two spaces or a quote, and opening punctuation or a symbol: only a
+    /// letter or more of these may follow.
+    OpenerStrict,
+    /// A letter confirmed the period's break.
+    Confirmed,
+    /// After a terminator (and more terminators, periods or closing punctuation).
+    Term,
+    TermSpaces,
+}
+
+impl Forward {
+    fn next(self, c: S) -> Option<Forward> {
+        use Forward::*;
+        let letter = matches!(c, S::Letter { .. });
+        let opener = matches!(c, S::Start | S::Other | S::Danda);
+        Some(match (self, c) {
+            (Paragraph | Confirmed, _) => return None,
+            (Danda, S::Space) => Danda,
+            (Danda, _) => return None,
+            (Term | TermSpaces, S::Paragraph) => Paragraph,
+            (Term | TermSpaces, S::Space) => TermSpaces,
+            (Term, S::Period | S::Quote | S::Term | S::End) => Term,
+            (Term | TermSpaces, _) => return None,
+            (OpenerStrict, _) if letter => Confirmed,
+            (OpenerStrict, _) if opener || c == S::Quote => Opener,
+            (OpenerStrict, _) => return None,
+            (_, S::Paragraph) => Paragraph,
+            (_, S::Term) => Term,
+            (_, S::Period) => Period,
+            (Scan, S::Danda) => Danda,
+            (Scan, _) => Scan,
+            // Past this point: after a period.
+            (_, S::Comma | S::Digit) => Scan,
+            (Period, S::End) => Period,
+            (Period, S::Quote) | (PeriodQuote, S::Quote) => PeriodQuote,
+            (Period, S::Space) | (PeriodQuote, S::Space) => PeriodSpace,
+            (Period, _) if opener => Opener,
+            (Period, _) => Scan,
+            (PeriodQuote, S::End) => Period,
+            (PeriodQuote | PeriodSpaces, _) if opener || c == S::Quote => OpenerStrict,
+            (PeriodSpace | Opener, _) if opener || c == S::Quote => Opener,
+            (PeriodSpace | PeriodSpaces, S::Space) => PeriodSpaces,
+            (PeriodSpace, S::Letter { lower: false }) => Confirmed,
+            (PeriodSpaces | PeriodQuote | Opener, _) if letter => Confirmed,
+            _ => Scan,
+        })
+    }
+}
+
+/// Where the sentence iterator stands when backing up. The backward rules read right to left
+/// `<sent-start><start-punctuation>*<space>*<end>*<period>` and
+/// `[<sent-start><lc><digit>]<start-punctuation>*<space>*<end>*<term>` (a turning point right
+/// after the period or terminator), and otherwise stop at a pair of characters the forward
+/// rules always break between: after a paragraph separator, and after a terminator before a
+/// comma, opening punctuation or a letter that is not lower case.
+#[derive(Clone, Copy)]
+enum SentenceBack {
+    Fresh,
+    /// Only a paragraph separator before the last character read stops.
+    Loose,
+    /// A paragraph separator or a terminator before it stops.
+    Tight,
+    /// Inside a backward rule; `period`: the first one (after a symbol) is still possible.
+    Rule {
+        period: bool,
+        phase: Phase,
+    },
+    /// A backward rule matched: whatever comes before stops.
+    Matched,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Opening,
+    Spaces,
+    Closing,
+}
+
+impl SentenceBack {
+    /// Reading `c` with no rule under way.
+    fn fresh(c: S) -> SentenceBack {
+        match c {
+            S::Letter { lower: true } | S::Digit => SentenceBack::Rule {
+                period: false,
+                phase: Phase::Opening,
+            },
+            S::Other | S::Danda => SentenceBack::Rule {
+                period: true,
+                phase: Phase::Opening,
+            },
+            S::Comma | S::Letter { lower: false } | S::Start => SentenceBack::Tight,
+            _ => SentenceBack::Loose,
+        }
+    }
+
+    fn step(self, c: S) -> Option<SentenceBack> {
+        match self {
+            SentenceBack::Fresh => Some(Self::fresh(c)),
+            SentenceBack::Matched => None,
+            SentenceBack::Loose if c == S::Paragraph => None,
+            SentenceBack::Tight if matches!(c, S::Paragraph | S::Term) => None,
+            SentenceBack::Loose | SentenceBack::Tight => Some(Self::fresh(c)),
+            SentenceBack::Rule { period, phase } => {
+                let to = |phase| Some(SentenceBack::Rule { period, phase });
+                match (c, phase) {
+                    (S::Term, _) => Some(SentenceBack::Matched),
+                    (S::Period, _) if period => Some(SentenceBack::Matched),
+                    (S::Start | S::Quote, Phase::Opening) => to(Phase::Opening),
+                    (S::Space, Phase::Opening | Phase::Spaces) => to(Phase::Spaces),
+                    (S::End | S::Quote, _) => to(Phase::Closing),
+                    _ => Some(Self::fresh(c)),
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -308,74 +599,102 @@ fn word_class(c: char) -> W {
     }
 }
 
-/// Word boundaries (`BreakIterator.getWordInstance`): runs of letters and digits (joined by
-/// single inner punctuation), numbers with a currency or `#` before and `%` after, runs of spaces
-/// with one trailing line separator, runs of kana or kanji; anything else alone.
-pub fn words(text: &[u16]) -> Boundaries {
-    let mut cls: Vec<(usize, W)> = Vec::with_capacity(text.len());
+/// The word iterator (`BreakIterator.getWordInstance`).
+pub fn words(text: &[u16]) -> RuleBased {
+    let mut all = Vec::with_capacity(text.len());
+    let mut kept = Vec::with_capacity(text.len());
     let mut i = 0;
     let k = categories();
     while i < text.len() {
         let (c, n) = char_at(text, i);
-        if c as u32 >= 0x80 && is(&k.format, c) {
-            i += n;
-            continue;
+        if c as u32 >= 0x80 && c != '\u{00ad}' && is(&k.format, c) {
+            all.push((i, None));
+        } else {
+            let w = word_class(c);
+            all.push((i, Some(Join::of(c, w))));
+            kept.push((i, w));
         }
-        cls.push((i, word_class(c)));
         i += n;
     }
-    let at = |j: usize| cls.get(j).map(|x| x.1);
-    let pos = |j: usize| cls.get(j).map_or(text.len(), |x| x.0);
-    let skip_enclosing = |mut j: usize| {
-        while at(j) == Some(W::Enclosing) {
-            j += 1;
-        }
-        j
+    let words = Words {
+        all,
+        kept,
+        text: text.to_vec(),
     };
-    // One run of letters (`let`) joined by single inner punctuation; returns its end.
-    let word = |mut j: usize| {
-        while at(j) == Some(W::Letter) {
-            j = skip_enclosing(j + 1);
-        }
-        while matches!(at(j), Some(W::MidWord | W::MidBoth)) && at(j + 1) == Some(W::Letter) {
-            j += 1;
+    RuleBased::new(Rules::Word(words), text.len())
+}
+
+/// A text's characters under the word rules.
+struct Words {
+    /// Each character's start and class, `None` for format characters (transparent).
+    all: Vec<(usize, Option<Join>)>,
+    /// The characters the rules see.
+    kept: Vec<(usize, W)>,
+    /// The text (a period is the one inner punctuation that may also start a number).
+    text: Vec<u16>,
+}
+
+impl Words {
+    /// The forward rules: runs of letters and digits (joined by single inner punctuation),
+    /// numbers with a currency or `#` before and `%` after, runs of spaces with one trailing line
+    /// separator, runs of kana or kanji; anything else alone.
+    fn next_break(&self, from: usize) -> usize {
+        let cls = &self.kept;
+        let text = &self.text;
+        let text_len = text.len();
+        let at = |j: usize| cls.get(j).map(|x| x.1);
+        let pos = |j: usize| cls.get(j).map_or(text_len, |x| x.0);
+        let skip_enclosing = |mut j: usize| {
+            while at(j) == Some(W::Enclosing) {
+                j += 1;
+            }
+            j
+        };
+        // One run of letters (`let`) joined by single inner punctuation; returns its end.
+        let word = |mut j: usize| {
             while at(j) == Some(W::Letter) {
                 j = skip_enclosing(j + 1);
             }
-        }
-        if at(j) == Some(W::Danda) {
-            j += 1;
-        }
-        j
-    };
-    let number = |mut j: usize| {
-        while at(j) == Some(W::Digit) {
-            j = skip_enclosing(j + 1);
-        }
-        while matches!(at(j), Some(W::MidNum | W::MidBoth)) && at(j + 1) == Some(W::Digit) {
-            j += 1;
+            while matches!(at(j), Some(W::MidWord | W::MidBoth)) && at(j + 1) == Some(W::Letter) {
+                j += 1;
+                while at(j) == Some(W::Letter) {
+                    j = skip_enclosing(j + 1);
+                }
+            }
+            if at(j) == Some(W::Danda) {
+                j += 1;
+            }
+            j
+        };
+        let number = |mut j: usize| {
             while at(j) == Some(W::Digit) {
                 j = skip_enclosing(j + 1);
             }
-        }
-        j
-    };
-    // Words and numbers alternating; a number may end with a suffix.
-    let alternation = |mut j: usize| loop {
-        match at(j) {
-            Some(W::Letter) => j = word(j),
-            Some(W::Digit) => {
-                j = number(j);
-                if at(j) == Some(W::PostNum) {
-                    return j + 1;
+            while matches!(at(j), Some(W::MidNum | W::MidBoth)) && at(j + 1) == Some(W::Digit) {
+                j += 1;
+                while at(j) == Some(W::Digit) {
+                    j = skip_enclosing(j + 1);
                 }
             }
-            _ => return j,
+            j
+        };
+        // Words and numbers alternating; a number may end with a suffix.
+        let alternation = |mut j: usize| loop {
+            match at(j) {
+                Some(W::Letter) => j = word(j),
+                Some(W::Digit) => {
+                    j = number(j);
+                    if at(j) == Some(W::PostNum) {
+                        return j + 1;
+                    }
+                }
+                _ => return j,
+            }
+        };
+        let j = cls.partition_point(|c| c.0 < from);
+        if j == cls.len() {
+            return text_len;
         }
-    };
-    let mut ends = Vec::new();
-    let mut j = 0;
-    while j < cls.len() {
         let next = match cls[j].1 {
             W::Letter | W::Digit => alternation(j),
             W::PreNum | W::MidBoth if cls[j].1 == W::PreNum || text[cls[j].0] == b'.' as u16 => {
@@ -417,10 +736,94 @@ pub fn words(text: &[u16]) -> Boundaries {
             }
             _ => skip_enclosing(j + 1),
         };
-        ends.push(pos(next));
-        j = next;
+        pos(next)
     }
-    Boundaries::from_ends(ends, text.len())
+}
+
+/// A character's part in the word rules, for backing up.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Join {
+    Letter,
+    Digit,
+    /// `.`, `'`, `"`.
+    MidBoth,
+    /// Dashes and connectors.
+    MidWord,
+    /// A format character, unlike the others of its kind not ignored.
+    SoftHyphen,
+    MidNum,
+    PreNum,
+    PostNum,
+    Danda,
+    Space,
+    /// A space that is a control character (no base for a mark).
+    Tab,
+    Cr,
+    LineSep,
+    Enclosing,
+    /// The combining kana voicing marks: marks and kana diacritics at once.
+    VoicingMark,
+    KanaMark,
+    Kanji,
+    Kata,
+    Hira,
+    Control,
+    Other,
+}
+
+impl Join {
+    fn of(c: char, w: W) -> Join {
+        match w {
+            W::Letter => Join::Letter,
+            W::Digit => Join::Digit,
+            W::MidBoth => Join::MidBoth,
+            W::MidWord if c == '\u{00ad}' => Join::SoftHyphen,
+            W::MidWord => Join::MidWord,
+            W::MidNum => Join::MidNum,
+            W::PreNum => Join::PreNum,
+            W::PostNum => Join::PostNum,
+            W::Danda => Join::Danda,
+            W::Space if c == '\t' => Join::Tab,
+            W::Space => Join::Space,
+            W::Cr => Join::Cr,
+            W::LineSep => Join::LineSep,
+            W::Enclosing => Join::Enclosing,
+            W::CjkDiacritic if matches!(c, '\u{3099}' | '\u{309a}') => Join::VoicingMark,
+            W::CjkDiacritic => Join::KanaMark,
+            W::Kanji => Join::Kanji,
+            W::Kata => Join::Kata,
+            W::Hira => Join::Hira,
+            W::Other if c.is_control() => Join::Control,
+            W::Other => Join::Other,
+        }
+    }
+
+    /// Whether some word rule keeps `a` and the `b` right after it together. The word rules
+    /// have no backward rules of their own: backing up stops at the first pair no rule joins.
+    fn joined(a: Join, b: Join) -> bool {
+        use Join::*;
+        // A mark continues whatever its base continues.
+        let mark = matches!(a, Enclosing | VoicingMark);
+        match b {
+            // Any base character, a space or another mark takes a mark.
+            Enclosing | VoicingMark => !matches!(a, Control | Cr | LineSep | SoftHyphen),
+            // Letters inside words, after inner punctuation, after a number.
+            Letter => mark || matches!(a, Letter | Digit | MidBoth | MidWord | SoftHyphen),
+            // Digits inside numbers, after inner punctuation or a prefix, after a word.
+            Digit => mark || matches!(a, Digit | Letter | Danda | MidBoth | MidNum | PreNum),
+            MidBoth => mark || matches!(a, Letter | Digit),
+            MidWord | SoftHyphen | Danda => mark || a == Letter,
+            MidNum | PostNum => mark || a == Digit,
+            // Runs of spaces, then an optional CR and line separator.
+            Space | Tab | Cr => mark || matches!(a, Space | Tab),
+            LineSep => mark || matches!(a, Space | Tab | Cr),
+            Kanji => a == Kanji,
+            Kata => matches!(a, Kata | KanaMark | VoicingMark),
+            Hira => matches!(a, Hira | KanaMark | VoicingMark),
+            KanaMark => matches!(a, Kata | Hira | KanaMark | VoicingMark),
+            PreNum | Control | Other => false,
+        }
+    }
 }
 
 /// Boundaries right after each `sep` (Lucene's `CustomSeparatorBreakIterator`).
@@ -438,21 +841,22 @@ pub fn separators(text: &[u16], sep: u16) -> Boundaries {
 mod tests {
     use super::*;
 
-    fn split(b: &Boundaries, s: &str) -> Vec<String> {
+    fn split(mut b: RuleBased, s: &str) -> Vec<String> {
         let u: Vec<u16> = s.encode_utf16().collect();
-        b.0.windows(2)
+        b.forward()
+            .windows(2)
             .map(|w| String::from_utf16_lossy(&u[w[0]..w[1]]))
             .collect()
     }
 
     fn sents(s: &str) -> Vec<String> {
         let u: Vec<u16> = s.encode_utf16().collect();
-        split(&sentences(&u), s)
+        split(sentences(&u), s)
     }
 
     fn ws(s: &str) -> Vec<String> {
         let u: Vec<u16> = s.encode_utf16().collect();
-        split(&words(&u), s)
+        split(words(&u), s)
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::dsl::{self, x_content};
 use crate::error::{Error, Result};
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::query::Context;
+use breaks::BreakIterator;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 use terms::{Matcher, Part};
@@ -591,15 +592,15 @@ impl<'a> ShardHighlighter<'a> {
             } else {
                 nfrag.max(0) as usize
             };
-            (Breaker::Plain(breaks::separators(&text, 0)), max)
+            (Breaker::Plain(Box::new(breaks::separators(&text, 0))), max)
         } else {
             let size = o.fragment_size.unwrap_or(100);
             let b = match o.boundary_scanner.as_deref().unwrap_or("sentence") {
                 "sentence" if size > 0 => {
                     Breaker::Bounded(unified::Bounded::new(&text, size as usize))
                 }
-                "sentence" => Breaker::Plain(breaks::sentences(&text)),
-                "word" => Breaker::Plain(breaks::words(&text)),
+                "sentence" => Breaker::Plain(Box::new(breaks::sentences(&text))),
+                "word" => Breaker::Plain(Box::new(breaks::words(&text))),
                 other => {
                     return Err(Error::illegal_argument(format!(
                         "Invalid boundary scanner type: {other}"

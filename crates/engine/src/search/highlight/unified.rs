@@ -3,7 +3,7 @@
 //! iterator), passages scored with Lucene's `PassageScorer` (BM25 over the passage), the best
 //! `number_of_fragments` kept and formatted in text order.
 
-use super::breaks::{self, Boundaries};
+use super::breaks::{self, BreakIterator, RuleBased};
 
 /// A match of one term in the field's text (UTF-16 offsets).
 #[derive(Debug, Clone)]
@@ -20,15 +20,15 @@ pub struct Hit {
 /// How passages are bounded.
 pub enum Breaker {
     /// Java's plain `BreakIterator` (sentence, word, or value separators).
-    Plain(Boundaries),
+    Plain(Box<dyn BreakIterator>),
     /// OpenSearch's `BoundedBreakIteratorScanner`: sentences merged up to `max_len`, split at
     /// words when one sentence is longer.
     Bounded(Bounded),
 }
 
 pub struct Bounded {
-    main: Boundaries,
-    inner: Boundaries,
+    main: RuleBased,
+    inner: RuleBased,
     max_len: i64,
     window_start: i64,
     window_end: i64,
