@@ -151,6 +151,7 @@ impl RuleBased {
             Rules::Sentence(r) => back_up(&r.all, self.len, at, SentenceBack::Fresh, |st, c| {
                 st.step(c)
             }),
+            // The state is the last character read (`None` before any).
             Rules::Word(r) => back_up(&r.all, self.len, at, None, |st: Option<Join>, c| match st {
                 Some(b) if !Join::joined(c, b) => None,
                 _ => Some(Some(c)),
@@ -170,7 +171,8 @@ impl RuleBased {
     }
 
     /// Every boundary from the start, as `first()` and `next()` give them.
-    pub fn forward(&mut self) -> Vec<usize> {
+    #[cfg(test)]
+    fn forward(&mut self) -> Vec<usize> {
         let mut out = vec![0];
         while let Some(b) = self.next_from(*out.last().expect("non-empty")) {
             out.push(b);
@@ -875,6 +877,81 @@ mod tests {
             ["version 1.0 is out. 2 more"]
         );
         assert_eq!(sents("a zz.  bb. \nc.  9"), ["a zz.  ", "bb. \n", "c.  9"]);
+    }
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    // The expected values of the tests below were produced by JDK 17's
+    // `BreakIterator.getSentenceInstance(Locale.ROOT)` (`getWordInstance` for words), each
+    // sequence of calls on one iterator after `setText`.
+
+    #[test]
+    fn sentence_random_access_backs_up() {
+        // From a mail in the spam-assassin corpus: backing up from `> s` turns around right
+        // before the second period, and the run from there passes the offset without a break.
+        let t = units("kernel DRI version..\n> something) and Ive just made dummy packages. Fine");
+        assert_eq!(sentences(&t).forward(), [0, 68, 72]);
+        let mut it = sentences(&t);
+        assert_eq!(it.preceding(24), Some(19));
+        assert_eq!(it.following(20), Some(68));
+        assert_eq!(it.preceding(40), Some(19));
+
+        let t = units("It works. (see above) Yes it does... > no. Ok! fine");
+        assert_eq!(sentences(&t).forward(), [0, 10, 43, 47, 51]);
+        let mut it = sentences(&t);
+        assert_eq!(it.preceding(38), Some(35));
+        assert_eq!(it.following(36), Some(43));
+        assert_eq!(it.preceding(44), Some(43));
+    }
+
+    #[test]
+    fn sentence_random_access_remembers_the_last_break() {
+        // A run starts from the last break returned when it lies before the offset.
+        let t = units("kernel DRI version..\n> something) and Ive just made dummy packages. Fine");
+        let mut it = sentences(&t);
+        assert_eq!(it.preceding(1), Some(0));
+        assert_eq!(it.preceding(24), Some(0));
+
+        let t = units("It works. (see above) Yes it does... > no. Ok! fine");
+        let mut it = sentences(&t);
+        assert_eq!(it.following(0), Some(10));
+        assert_eq!(it.preceding(38), Some(10));
+        assert_eq!(it.following(9), Some(10));
+        assert_eq!(it.following(43), Some(47));
+
+        let t = units("Fixed it. > Quoted text here. And then... more. End");
+        assert_eq!(sentences(&t).forward(), [0, 30, 48, 51]);
+        let mut it = sentences(&t);
+        assert_eq!(it.preceding(11), Some(8));
+        assert_eq!(it.following(8), Some(30));
+        assert_eq!(it.following(9), Some(30));
+        assert_eq!(it.preceding(1), Some(0));
+        assert_eq!(it.preceding(11), Some(0));
+        assert_eq!(it.following(40), Some(48));
+    }
+
+    #[test]
+    fn sentence_break_before_a_period_whose_candidate_dies() {
+        // After `bloat.` and spaces a symbol and a space end the run: the break stays before
+        // the period, and the period is a sentence of its own.
+        let t = units("blah.  The FUD, talk\nabout 20x bloat.\n\n> Again, see above... they");
+        assert_eq!(sentences(&t).forward(), [0, 7, 36, 37, 65]);
+        let mut it = sentences(&t);
+        assert_eq!(it.preceding(37), Some(36));
+        assert_eq!(it.following(36), Some(37));
+        assert_eq!(it.preceding(40), Some(37));
+    }
+
+    #[test]
+    fn word_random_access() {
+        let t = units("e.g. $5, 10%");
+        let mut it = words(&t);
+        assert_eq!(it.preceding(3), Some(0));
+        assert_eq!(it.following(3), Some(4));
+        assert_eq!(it.preceding(7), Some(5));
+        assert_eq!(it.following(0), Some(3));
     }
 
     #[test]

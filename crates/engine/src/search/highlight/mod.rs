@@ -597,7 +597,7 @@ impl<'a> ShardHighlighter<'a> {
             let size = o.fragment_size.unwrap_or(100);
             let b = match o.boundary_scanner.as_deref().unwrap_or("sentence") {
                 "sentence" if size > 0 => {
-                    Breaker::Bounded(unified::Bounded::new(&text, size as usize))
+                    Breaker::Bounded(Box::new(unified::Bounded::new(&text, size as usize)))
                 }
                 "sentence" => Breaker::Plain(Box::new(breaks::sentences(&text))),
                 "word" => Breaker::Plain(Box::new(breaks::words(&text))),

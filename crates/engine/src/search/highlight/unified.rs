@@ -23,7 +23,7 @@ pub enum Breaker {
     Plain(Box<dyn BreakIterator>),
     /// OpenSearch's `BoundedBreakIteratorScanner`: sentences merged up to `max_len`, split at
     /// words when one sentence is longer.
-    Bounded(Bounded),
+    Bounded(Box<Bounded>),
 }
 
 pub struct Bounded {
