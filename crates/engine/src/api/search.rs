@@ -2,7 +2,7 @@
 
 use super::{Params, Response};
 use crate::dsl::json;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::preference::ShardPreference;
 use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
@@ -18,7 +18,16 @@ pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     };
     match serde_json::from_slice::<serde::de::IgnoredAny>(b) {
         Ok(_) => {
-            let node = json::parse(b);
+            let node = json::parse_checked(b).map_err(|_| {
+                Error::new(
+                    ErrorKind::StreamConstraints,
+                    format!(
+                        "Document nesting depth ({}) exceeds the maximum allowed ({}, from `StreamReadConstraints.getMaxNestingDepth()`)",
+                        crate::dsl::MAX_NESTING + 1,
+                        crate::dsl::MAX_NESTING
+                    ),
+                )
+            })?;
             // serde keeps the last of repeated keys; Jackson's strict duplicate detection
             // refuses them.
             if node.as_ref().is_some_and(json::Node::has_duplicate_keys) {

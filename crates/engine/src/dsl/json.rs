@@ -102,41 +102,78 @@ impl Node {
     }
 }
 
-/// Parses well-formed JSON text (validated beforehand). `None` if it is not.
+/// Parses well-formed JSON text (validated beforehand). `None` if it is not, or if it nests
+/// deeper than [`super::MAX_NESTING`].
 pub fn parse(bytes: &[u8]) -> Option<Node> {
-    let mut p = Parser(Cursor::new(bytes));
-    p.0.skip_ws();
-    p.value()
+    parse_checked(bytes).ok().flatten()
 }
 
-struct Parser<'a>(Cursor<'a>);
+/// [`parse`], telling a body nested too deep (`Err`, where the first level too many opens)
+/// apart from one that is not JSON.
+pub fn parse_checked(bytes: &[u8]) -> Result<Option<Node>, Pos> {
+    let mut p = Parser {
+        c: Cursor::new(bytes),
+        depth: 0,
+        too_deep: None,
+    };
+    p.c.skip_ws();
+    let node = p.value();
+    match p.too_deep {
+        Some(at) => Err(at),
+        None => Ok(node),
+    }
+}
+
+struct Parser<'a> {
+    c: Cursor<'a>,
+    depth: usize,
+    too_deep: Option<Pos>,
+}
 
 impl Parser<'_> {
     fn pos(&self) -> Pos {
-        let (line, col) = self.0.location();
+        let (line, col) = self.c.location();
         Pos { line, col }
     }
 
     /// Steps over `c` if it is next.
     fn eat(&mut self, c: u8) -> bool {
-        let hit = self.0.peek() == Some(c);
+        let hit = self.c.peek() == Some(c);
         if hit {
-            self.0.i += 1;
+            self.c.i += 1;
         }
         hit
     }
 
     fn value(&mut self) -> Option<Node> {
         let pos = self.pos();
-        let v = match self.0.peek()? {
+        if matches!(self.c.peek()?, b'{' | b'[') {
+            if self.depth == super::MAX_NESTING {
+                self.too_deep = Some(pos);
+                return None;
+            }
+            self.depth += 1;
+        }
+        let node = self.container_or_scalar(pos);
+        if node
+            .as_ref()
+            .is_some_and(|n| matches!(n.v, J::Obj(_) | J::Arr(_)))
+        {
+            self.depth -= 1;
+        }
+        node
+    }
+
+    fn container_or_scalar(&mut self, pos: Pos) -> Option<Node> {
+        let v = match self.c.peek()? {
             b'{' => {
-                self.0.i += 1;
+                self.c.i += 1;
                 let mut entries = Vec::new();
                 loop {
-                    self.0.skip_ws();
-                    if self.0.peek() == Some(b'}') {
+                    self.c.skip_ws();
+                    if self.c.peek() == Some(b'}') {
                         let end = self.pos();
-                        self.0.i += 1;
+                        self.c.i += 1;
                         return Some(Node {
                             v: J::Obj(entries),
                             pos,
@@ -144,27 +181,27 @@ impl Parser<'_> {
                         });
                     }
                     if self.eat(b',') {
-                        self.0.skip_ws();
+                        self.c.skip_ws();
                     }
                     let kpos = self.pos();
                     let key = self.string()?;
-                    self.0.skip_ws();
+                    self.c.skip_ws();
                     if !self.eat(b':') {
                         return None;
                     }
-                    self.0.skip_ws();
+                    self.c.skip_ws();
                     let v = self.value()?;
                     entries.push((key, kpos, v));
                 }
             }
             b'[' => {
-                self.0.i += 1;
+                self.c.i += 1;
                 let mut items = Vec::new();
                 loop {
-                    self.0.skip_ws();
-                    if self.0.peek() == Some(b']') {
+                    self.c.skip_ws();
+                    if self.c.peek() == Some(b']') {
                         let end = self.pos();
-                        self.0.i += 1;
+                        self.c.i += 1;
                         return Some(Node {
                             v: J::Arr(items),
                             pos,
@@ -172,34 +209,34 @@ impl Parser<'_> {
                         });
                     }
                     if self.eat(b',') {
-                        self.0.skip_ws();
+                        self.c.skip_ws();
                     }
                     items.push(self.value()?);
                 }
             }
             b'"' => J::Str(self.string()?),
             b't' => {
-                self.0.i += 4;
+                self.c.i += 4;
                 J::Bool(true)
             }
             b'f' => {
-                self.0.i += 5;
+                self.c.i += 5;
                 J::Bool(false)
             }
             b'n' => {
-                self.0.i += 4;
+                self.c.i += 4;
                 J::Null
             }
             _ => {
-                let start = self.0.i;
-                while let Some(c) = self.0.peek() {
+                let start = self.c.i;
+                while let Some(c) = self.c.peek() {
                     if c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E') {
-                        self.0.i += 1;
+                        self.c.i += 1;
                     } else {
                         break;
                     }
                 }
-                let text = std::str::from_utf8(&self.0.b[start..self.0.i]).ok()?;
+                let text = std::str::from_utf8(&self.c.b[start..self.c.i]).ok()?;
                 match serde_json::from_str::<Value>(text).ok()? {
                     Value::Number(n) => J::Num(n, text.into()),
                     _ => return None,
@@ -210,16 +247,27 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Option<String> {
-        if self.0.peek() != Some(b'"') {
+        if self.c.peek() != Some(b'"') {
             return None;
         }
-        serde_json::from_slice(self.0.skip_string()?).ok()
+        serde_json::from_slice(self.c.skip_string()?).ok()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nesting_is_limited() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse_checked(nested(super::super::MAX_NESTING).as_bytes())
+            .unwrap()
+            .is_some());
+        let e = parse_checked(nested(super::super::MAX_NESTING + 1).as_bytes()).unwrap_err();
+        assert_eq!(e, Pos { line: 1, col: 1001 });
+        assert!(parse(nested(100_000).as_bytes()).is_none());
+    }
 
     #[test]
     fn positions_are_jacksons() {

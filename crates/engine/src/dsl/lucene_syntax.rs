@@ -148,6 +148,17 @@ fn is_term_char(c: char) -> bool {
     is_term_start(c) || c == '-' || c == '+'
 }
 
+/// A group opened past [`super::MAX_NESTING`] (both query-string parsers recurse per group).
+pub fn too_deep(col: usize) -> SyntaxError {
+    SyntaxError {
+        message: format!(
+            "Encountered \"(\" at line 1, column {col}. Groups may nest at most {} deep.",
+            super::MAX_NESTING
+        ),
+        lexical: false,
+    }
+}
+
 fn lexical(col: usize, found: &str) -> SyntaxError {
     SyntaxError {
         message: format!(
@@ -445,6 +456,8 @@ struct Parser {
     toks: Vec<Spanned>,
     i: usize,
     and_default: bool,
+    /// Groups open around the current clause.
+    depth: usize,
 }
 
 /// Parses a query string; `and_default` is `default_operator: AND`. `Ok(None)`: nothing left
@@ -455,6 +468,7 @@ pub fn parse(q: &str, and_default: bool) -> Result<Option<Node>, SyntaxError> {
         toks,
         i: 0,
         and_default,
+        depth: 0,
     };
     let node = p.query(&None)?;
     if p.peek() != &Tok::Eof {
@@ -740,8 +754,14 @@ impl Parser {
             _ => {}
         }
         if self.peek() == &Tok::LParen {
+            if self.depth == super::MAX_NESTING {
+                return Err(too_deep(self.toks[self.i].col));
+            }
             self.next();
-            let q = self.query(&field)?;
+            self.depth += 1;
+            let q = self.query(&field);
+            self.depth -= 1;
+            let q = q?;
             if self.peek() != &Tok::RParen {
                 return Err(self.unexpected(AFTER_TERM_IN_GROUP));
             }
@@ -986,6 +1006,20 @@ mod tests {
         );
         assert_eq!(parse("2\\*3", false).unwrap().unwrap(), text("2*3"));
         assert_eq!(parse("wi-fi", false).unwrap().unwrap(), text("wi-fi"));
+    }
+
+    #[test]
+    fn groups_nest_up_to_the_limit() {
+        let nested = |n: usize| format!("{}a{}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(
+            parse(&nested(crate::dsl::MAX_NESTING), false).unwrap(),
+            Some(text("a"))
+        );
+        let e = parse(&nested(crate::dsl::MAX_NESTING + 1), false).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Encountered \"(\" at line 1, column 1000. Groups may nest at most 1000 deep."
+        );
     }
 
     #[test]

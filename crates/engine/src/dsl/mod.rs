@@ -206,6 +206,12 @@ pub fn with_named<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Vec<(String, Q
     Ok((r?, named.unwrap_or_default()))
 }
 
+/// How deep a request may nest: JSON objects and arrays, and the groups of a query string.
+/// OpenSearch sets no limit and its parsers recurse until the JVM's stack overflows, which
+/// stops the node; Quarry's parsers recurse too, so past this depth the request is refused.
+/// Jackson's own default for the same constraint.
+pub const MAX_NESTING: usize = 1000;
+
 /// A `parsing_exception` at a position.
 pub fn parsing(reason: impl Into<String>, pos: Pos) -> Error {
     Error::new(ErrorKind::Parsing, reason)

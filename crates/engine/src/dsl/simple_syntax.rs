@@ -7,12 +7,16 @@ use super::query_string::flags::*;
 
 struct State<'a> {
     data: &'a [char],
+    /// Where a group opened past [`super::MAX_NESTING`], once one has.
+    too_deep: &'a std::cell::Cell<Option<usize>>,
     index: usize,
     end: usize,
     top: Option<Node>,
     current: Option<Occur>,
     previous: Option<Occur>,
     not: u32,
+    /// Groups open around this one.
+    depth: usize,
 }
 
 pub struct SimpleParser {
@@ -32,26 +36,37 @@ impl SimpleParser {
         self.flags & f != 0
     }
 
-    /// `None`: nothing to search (OpenSearch answers `match_none`).
-    pub fn parse(&self, text: &str) -> Option<Node> {
+    /// `Ok(None)`: nothing to search (OpenSearch answers `match_none`). `Err`: the character
+    /// offset of a group nested past [`super::MAX_NESTING`] (the parser recurses per group).
+    pub fn parse(&self, text: &str) -> Result<Option<Node>, usize> {
         let data: Vec<char> = text.chars().collect();
+        let too_deep = std::cell::Cell::new(None);
         let mut st = State {
             data: &data,
+            too_deep: &too_deep,
             index: 0,
             end: data.len(),
             top: None,
             current: None,
             previous: None,
             not: 0,
+            depth: 0,
         };
         self.sub_query(&mut st);
-        st.top
+        match too_deep.get() {
+            Some(at) => Err(at),
+            None => Ok(st.top),
+        }
     }
 
     fn sub_query(&self, st: &mut State) {
-        while st.index < st.end {
+        while st.index < st.end && st.too_deep.get().is_none() {
             let c = st.data[st.index];
             if c == '(' && self.on(PRECEDENCE) {
+                if st.depth == super::MAX_NESTING {
+                    st.too_deep.set(Some(st.index));
+                    return;
+                }
                 self.consume_sub_query(st);
             } else if c == '"' && self.on(PHRASE) {
                 self.consume_phrase(st);
@@ -111,12 +126,14 @@ impl SimpleParser {
         } else {
             let mut branch = State {
                 data: st.data,
+                too_deep: st.too_deep,
                 index: start,
                 end: st.index,
                 top: None,
                 current: None,
                 previous: None,
                 not: 0,
+                depth: st.depth + 1,
             };
             self.sub_query(&mut branch);
             if let Some(q) = branch.top {
@@ -289,10 +306,24 @@ mod tests {
             and_default: and,
         }
         .parse(s)
+        .expect("nests within the limit")
     }
 
     fn t(s: &str) -> Node {
         leaf(Leaf::Text(s.into()))
+    }
+
+    #[test]
+    fn groups_nest_up_to_the_limit() {
+        let nested = |n: usize| format!("{}a{}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(p(&nested(crate::dsl::MAX_NESTING), false), Some(t("a")));
+        let deeper = SimpleParser {
+            flags: ALL,
+            and_default: false,
+        }
+        .parse(&nested(crate::dsl::MAX_NESTING + 5));
+        // The first group past the limit, by character offset.
+        assert_eq!(deeper, Err(crate::dsl::MAX_NESTING));
     }
 
     #[test]

@@ -640,7 +640,10 @@ pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q
         flags: q.flags,
         and_default: opts.and,
     };
-    let Some(tree) = parser.parse(&q.query) else {
+    let tree = parser
+        .parse(&q.query)
+        .map_err(|at| syntax_failure(cx, &q.query, lucene_syntax::too_deep(at)))?;
+    let Some(tree) = tree else {
         return Ok(none());
     };
     // simple_query_string leaves are never flattened runs: each token is its own leaf.

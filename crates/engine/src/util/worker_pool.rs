@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// A job parses, builds and runs queries by recursion, as deep as a request nests (up to
+/// `dsl::MAX_NESTING` levels); Rust's default 2 MiB holds a few hundred. Only the pages a
+/// job touches are committed, so the reservation costs address space, not memory.
+const STACK_SIZE: usize = 64 * 1024 * 1024;
+
 struct Queue {
     jobs: VecDeque<Job>,
     parked: usize,
@@ -60,6 +65,7 @@ impl WorkerPool {
             let on_start = on_start.clone();
             std::thread::Builder::new()
                 .name(format!("quarry-{name}-{i}"))
+                .stack_size(STACK_SIZE)
                 .spawn(move || {
                     on_start();
                     work(&shared);
