@@ -72,6 +72,8 @@ pub enum Query {
         value: String,
         boost: f32,
         case_insensitive: bool,
+        /// As given; the shard refuses one it cannot parse.
+        rewrite: Option<String>,
     },
     Bool(BoolQuery),
     Match(MatchQuery),
@@ -381,7 +383,8 @@ pub fn boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
     match &node.v {
         J::Bool(b) => Ok(*b),
         J::Str(s) if s == "true" => Ok(true),
-        J::Str(s) if s == "false" => Ok(false),
+        // `Booleans.parseBoolean` reads empty text as its default, false.
+        J::Str(s) if s == "false" || s.is_empty() => Ok(false),
         // OpenSearch's hand-written parsers call `parser.booleanValue()`: a string goes through
         // `Booleans.parseBoolean`, a number reaches Jackson's accessor, which refuses it at the
         // token's end.
@@ -413,7 +416,7 @@ pub fn boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
 pub fn object_parser_boolean(query: &str, key: &str, node: &Node) -> Result<bool> {
     match &node.v {
         J::Bool(b) => Ok(*b),
-        J::Str(s) if s == "true" || s == "false" => Ok(s == "true"),
+        J::Str(s) if s == "true" || s == "false" || s.is_empty() => Ok(s == "true"),
         J::Str(s) => Err(
             x_content(format!("[{query}] failed to parse field [{key}]"), node.pos).caused_by(
                 Error::illegal_argument(format!(

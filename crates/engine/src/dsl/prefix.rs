@@ -8,6 +8,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     let (field, v, extra) = single_field("prefix", body)?;
     let mut boost = DEFAULT_BOOST;
     let mut case_insensitive = false;
+    let mut rewrite = None;
     for (k, _, x) in extra {
         if k == "boost" {
             boost = float("prefix", k, x)?;
@@ -21,7 +22,8 @@ pub fn parse(body: &Node) -> Result<Query> {
                     "value" | "prefix" => value = Some(string("prefix", k, x)?),
                     "boost" => boost = float("prefix", k, x)?,
                     "case_insensitive" => case_insensitive = boolean("prefix", k, x)?,
-                    "rewrite" | "_name" => {}
+                    "rewrite" => rewrite = x.text(),
+                    "_name" => {}
                     _ => return Err(unsupported("prefix", k, x.pos)),
                 }
             }
@@ -34,6 +36,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         value,
         boost,
         case_insensitive,
+        rewrite,
     })
 }
 
@@ -44,12 +47,14 @@ mod tests {
     #[test]
     fn parses() {
         assert_eq!(
-            parse_str(r#"{"prefix":{"k":{"value":"ab","case_insensitive":true}}}"#).unwrap(),
+            parse_str(r#"{"prefix":{"k":{"value":"ab","case_insensitive":true,"rewrite":"x"}}}"#)
+                .unwrap(),
             Query::Prefix {
                 field: "k".into(),
                 value: "ab".into(),
                 boost: 1.0,
-                case_insensitive: true
+                case_insensitive: true,
+                rewrite: Some("x".into()),
             }
         );
     }

@@ -15,6 +15,8 @@ pub struct MultiTermQuery {
     pub value: String,
     pub case_insensitive: bool,
     pub boost: f32,
+    /// As given; the shard refuses one it cannot parse (`query::multi_term::check_rewrite`).
+    pub rewrite: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -22,10 +24,14 @@ pub struct FuzzyQuery {
     pub field: String,
     pub value: Value,
     pub fuzziness: Fuzziness,
-    pub prefix_length: usize,
-    pub max_expansions: usize,
+    /// As given: Lucene's `FuzzyQuery` refuses a negative one when the shard builds it.
+    pub prefix_length: i64,
+    /// As given: Lucene's `FuzzyQuery` refuses one below 1 when the shard builds it.
+    pub max_expansions: i64,
     pub transpositions: bool,
     pub boost: f32,
+    /// As given; the shard refuses one it cannot parse (`query::multi_term::check_rewrite`).
+    pub rewrite: Option<String>,
 }
 
 /// The field, its value node, the long form's other entries and the boost.
@@ -72,11 +78,13 @@ pub fn parse_wildcard(body: &Node) -> Result<Query> {
         value: string("wildcard", "value", &value)?,
         case_insensitive: false,
         boost,
+        rewrite: None,
     };
     for (k, _, x) in opts {
         match k.as_str() {
             "case_insensitive" => q.case_insensitive = boolean("wildcard", k, x)?,
-            "rewrite" | "_name" => {}
+            "rewrite" => q.rewrite = x.text(),
+            "_name" => {}
             _ => return Err(unsupported("wildcard", k, x.pos)),
         }
     }
@@ -90,15 +98,43 @@ pub fn parse_regexp(body: &Node) -> Result<Query> {
         value: string("regexp", "value", &value)?,
         case_insensitive: false,
         boost,
+        rewrite: None,
     };
     for (k, _, x) in opts {
         match k.as_str() {
             "case_insensitive" => q.case_insensitive = boolean("regexp", k, x)?,
-            "flags" | "flags_value" | "max_determinized_states" | "rewrite" | "_name" => {}
+            "flags" => check_regexp_flags(&x.text().unwrap_or_default())?,
+            "rewrite" => q.rewrite = x.text(),
+            "flags_value" | "max_determinized_states" | "_name" => {}
             _ => return Err(unsupported("regexp", k, x.pos)),
         }
     }
     Ok(Query::Regexp(q))
+}
+
+/// OpenSearch's `RegexpFlag.resolveValue`: `|`-separated flag names, any case.
+fn check_regexp_flags(flags: &str) -> Result<()> {
+    const KNOWN: &[&str] = &[
+        "INTERSECTION",
+        "COMPLEMENT",
+        "EMPTY",
+        "ANYSTRING",
+        "INTERVAL",
+        "NONE",
+        "ALL",
+    ];
+    for s in flags.split('|').filter(|s| !s.is_empty()) {
+        let upper = s.to_uppercase();
+        if upper == "ALL" {
+            return Ok(());
+        }
+        if !KNOWN.contains(&upper.as_str()) {
+            return Err(crate::error::Error::illegal_argument(format!(
+                "Unknown regexp flag [{s}]"
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub fn parse_fuzzy(body: &Node) -> Result<Query> {
@@ -111,14 +147,16 @@ pub fn parse_fuzzy(body: &Node) -> Result<Query> {
         max_expansions: 50,
         transpositions: true,
         boost,
+        rewrite: None,
     };
     for (k, _, x) in opts {
         match k.as_str() {
             "fuzziness" => q.fuzziness = Fuzziness::parse(&string("fuzzy", k, x)?)?,
-            "prefix_length" => q.prefix_length = int("fuzzy", k, x)?.max(0) as usize,
-            "max_expansions" => q.max_expansions = int("fuzzy", k, x)?.max(0) as usize,
+            "prefix_length" => q.prefix_length = int("fuzzy", k, x)?,
+            "max_expansions" => q.max_expansions = int("fuzzy", k, x)?,
             "transpositions" => q.transpositions = boolean("fuzzy", k, x)?,
-            "rewrite" | "_name" => {}
+            "rewrite" => q.rewrite = x.text(),
+            "_name" => {}
             _ => return Err(unsupported("fuzzy", k, x.pos)),
         }
     }

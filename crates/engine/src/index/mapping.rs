@@ -45,7 +45,7 @@ impl FieldType {
         }
     }
 
-    fn from_name(name: &str) -> Option<FieldType> {
+    pub(crate) fn from_name(name: &str) -> Option<FieldType> {
         use FieldType::*;
         Some(match name {
             "text" => Text,

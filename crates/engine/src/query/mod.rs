@@ -154,12 +154,19 @@ fn describe(cx: &Context, q: Q, text: impl FnOnce() -> Option<constant::Describe
 
 /// `dis_max` as Lucene rewrites it: with a tie breaker of 1 a plain disjunction (summed, its
 /// disjunctions flattened into it), except where `_validate` prints the query as parsed.
-pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Q {
-    if tie == 1.0 && !cx.parsed {
+pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Result<Q> {
+    // Lucene's `DisjunctionMaxQuery` refuses other multipliers when the shard builds it.
+    if !(0.0..=1.0).contains(&tie) {
+        let reason = "tieBreakerMultiplier must be in [0, 1]";
+        return Err(cx
+            .shard_error(format!("failed to create query: {reason}"))
+            .caused_by(Error::illegal_argument(reason)));
+    }
+    Ok(if tie == 1.0 && !cx.parsed {
         Box::new(combine::SumQuery::new(clauses))
     } else {
         Box::new(combine::DisMaxQuery::new(clauses, tie))
-    }
+    })
 }
 
 /// `q` labelled with Lucene's text of what OpenSearch builds, when the context asks.
@@ -212,6 +219,13 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Range(r) => values::range(cx, r)?,
         Ast::Exists { field, boost } => exists(cx, field, *boost),
         Ast::Ids { values, boost } => {
+            if values.iter().any(String::is_empty) {
+                // `Uid.encodeId`, as the shard turns the ids into terms.
+                let reason = "Ids can't be empty";
+                return Err(cx
+                    .shard_error(format!("failed to create query: {reason}"))
+                    .caused_by(Error::illegal_argument(reason)));
+            }
             let f = cx.id_field();
             let q = constant(
                 Box::new(TermUnionQuery::new(
@@ -226,13 +240,18 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
             value,
             boost,
             case_insensitive,
-        } => prefix(cx, field, value, *boost, *case_insensitive)?,
+            rewrite,
+        } => {
+            multi_term::check_rewrite(cx, rewrite.as_deref())?;
+            prefix(cx, field, value, *boost, *case_insensitive)?
+        }
         Ast::Bool(b) => bool_query(cx, b)?,
         Ast::Match(m) => text::match_query(cx, m)?,
         Ast::MatchBoolPrefix(m) => text::match_bool_prefix(cx, m)?,
         Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
         Ast::Wildcard(w) => {
+            multi_term::check_rewrite(cx, w.rewrite.as_deref())?;
             let re = multi_term::wildcard_regex(&w.value);
             let q = multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?;
             describe(cx, q, || {
@@ -240,7 +259,9 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
                     .then(|| lucene_string::plain(format!("{}:{}", w.field, w.value)))
             })
         }
-        Ast::Regexp(r) => match multi_term::lucene_regex(&r.value) {
+        Ast::Regexp(r) => match multi_term::check_rewrite(cx, r.rewrite.as_deref())
+            .map(|()| multi_term::lucene_regex(&r.value))?
+        {
             Some(re) => {
                 let q = multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
                 describe(cx, q, || {
@@ -288,7 +309,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
                 .iter()
                 .map(|q| build(q, cx))
                 .collect::<Result<Vec<_>>>()?;
-            boosted(dis_max(cx, qs, *tie_breaker), *boost)
+            boosted(dis_max(cx, qs, *tie_breaker)?, *boost)
         }
     })
 }
@@ -540,6 +561,7 @@ fn multi_term_leaf(
 }
 
 fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
+    multi_term::check_rewrite(cx, q.rewrite.as_deref())?;
     let Some((f, fm)) = cx.field(&q.field) else {
         return Ok(none());
     };
@@ -550,11 +572,23 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
             fm.ty.name()
         )));
     }
+    let refused = if q.prefix_length < 0 {
+        Some("prefixLength cannot be negative.")
+    } else if q.max_expansions <= 0 {
+        Some("maxExpansions must be positive.")
+    } else {
+        None
+    };
+    if let Some(reason) = refused {
+        return Err(cx
+            .shard_error(format!("failed to create query: {reason}"))
+            .caused_by(Error::illegal_argument(reason)));
+    }
     let text = values::text_of(&q.value);
     let p = multi_term::FuzzyParams {
         edits: q.fuzziness.edits(text.chars().count()),
-        prefix_length: q.prefix_length,
-        max_expansions: q.max_expansions,
+        prefix_length: q.prefix_length as usize,
+        max_expansions: q.max_expansions as usize,
         transpositions: q.transpositions,
     };
     Ok(boosted(multi_term::fuzzy(cx, f, &text, &p)?, q.boost))

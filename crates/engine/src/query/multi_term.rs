@@ -202,6 +202,44 @@ fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q
     Ok(Box::new(super::combine::SumQuery::new(clauses)))
 }
 
+/// OpenSearch's `QueryParsers.parseRewriteMethod`, which the shard calls as it builds a
+/// multi-term query: the named methods, or a `top_terms` family name followed by its size (an
+/// int from the first digit on). Quarry rewrites as the default whatever the method; a name
+/// OpenSearch cannot parse is refused alike.
+pub fn check_rewrite(cx: &Context, rewrite: Option<&str>) -> Result<()> {
+    let Some(method) = rewrite else {
+        return Ok(());
+    };
+    if matches!(
+        method,
+        "constant_score" | "scoring_boolean" | "constant_score_boolean"
+    ) {
+        return Ok(());
+    }
+    let failed = |cause: crate::error::Error| {
+        cx.shard_error(format!("failed to create query: {}", cause.reason))
+            .caused_by(cause)
+    };
+    if let Some(digit) = method.find(|c: char| c.is_ascii_digit()) {
+        let (name, size) = method.split_at(digit);
+        if size.parse::<i32>().is_err() {
+            return Err(failed(crate::error::Error::new(
+                crate::error::ErrorKind::NumberFormat,
+                format!("For input string: \"{size}\""),
+            )));
+        }
+        if matches!(
+            name,
+            "top_terms_" | "top_terms_boost_" | "top_terms_blended_freqs_"
+        ) {
+            return Ok(());
+        }
+    }
+    Err(failed(crate::error::Error::illegal_argument(format!(
+        "Failed to parse rewrite_method [{method}]"
+    ))))
+}
+
 /// What a fuzzy query on `text` rewrites to: the best `max_expansions` terms of the
 /// dictionary within the edit distance (the text itself when no edit is allowed).
 pub fn fuzzy_expansions(

@@ -122,7 +122,7 @@ impl Opts<'_> {
         Ok(match qs.len() {
             0 => None,
             1 => qs.pop(),
-            _ => Some(super::dis_max(cx, qs, tie)),
+            _ => Some(super::dis_max(cx, qs, tie)?),
         })
     }
 

@@ -558,7 +558,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let q: Q = match queries.len() {
         0 => zero(cx, m.zero_terms_query),
         1 => queries.pop().expect("one query"),
-        _ => super::dis_max(cx, queries, m.tie_breaker.unwrap_or(m.ty.default_tie())),
+        _ => super::dis_max(cx, queries, m.tie_breaker.unwrap_or(m.ty.default_tie()))?,
     };
     // Always wrapped (as tantivy's BoostQuery was, for the same explanation).
     Ok(Box::new(BoostedQuery::new(q, m.boost)))
@@ -736,7 +736,7 @@ fn blend_terms(
     }
     Ok(match others.len() {
         1 => others.pop().expect("one query"),
-        _ => super::dis_max(cx, others, 1.0),
+        _ => super::dis_max(cx, others, 1.0)?,
     })
 }
 
@@ -796,7 +796,7 @@ fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q>
     let q: Q = if leaves.len() == 1 {
         leaves.pop().expect("one leaf")
     } else {
-        super::dis_max(cx, leaves, tie)
+        super::dis_max(cx, leaves, tie)?
     };
     Ok(super::label(cx, q, || {
         let texts: Vec<String> = described

@@ -504,6 +504,7 @@ fn execute_paged(
         ascending: false,
         missing: sort::Missing::Last,
         mode: None,
+        unmapped_type: None,
     }];
     let scoring =
         by_score || req.track_scores || req.sort.iter().any(|s| s.field == SortField::Score);
@@ -767,7 +768,11 @@ fn fetch(
             .zip(c.sort.values())
             .map(|(spec, v)| {
                 let ty = match &spec.field {
-                    SortField::Field(f) => meta.mapping.field(f).map(|m| m.ty),
+                    SortField::Field(f) => meta.mapping.field(f).map(|m| m.ty).or_else(|| {
+                        spec.unmapped_type
+                            .as_deref()
+                            .and_then(crate::index::mapping::FieldType::from_name)
+                    }),
                     _ => None,
                 };
                 match spec.field {

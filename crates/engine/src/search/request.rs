@@ -81,8 +81,9 @@ fn field_list(key: &str, v: &Node) -> Result<Vec<FieldAndFormat>> {
     let mut out = Vec::new();
     for it in items {
         match &it.v {
-            J::Str(s) => out.push(FieldAndFormat {
-                field: s.clone(),
+            // Any scalar is a field name, as Jackson's `text()` reads it.
+            J::Str(_) | J::Num(..) | J::Bool(_) => out.push(FieldAndFormat {
+                field: it.text().unwrap_or_default(),
                 format: None,
             }),
             J::Obj(entries) => {

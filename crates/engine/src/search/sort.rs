@@ -55,6 +55,8 @@ pub struct SortSpec {
     pub missing: Missing,
     /// `None`: min for ascending, max for descending.
     pub mode: Option<Mode>,
+    /// The type to sort by where the field is not mapped (every doc then misses it).
+    pub unmapped_type: Option<String>,
 }
 
 impl SortSpec {
@@ -79,6 +81,7 @@ impl SortSpec {
             ascending,
             missing: Missing::Last,
             mode: None,
+            unmapped_type: None,
         }
     }
 }
@@ -117,7 +120,19 @@ fn one(node: &Node, out: &mut Vec<SortSpec>) -> Result<()> {
                                     spec.mode =
                                         Some(Mode::parse(&x.text().unwrap_or_default(), x.pos)?)
                                 }
-                                "unmapped_type" | "numeric_type" | "format" => {}
+                                "unmapped_type" => match &x.v {
+                                    J::Str(t) => spec.unmapped_type = Some(t.clone()),
+                                    _ => {
+                                        return Err(crate::dsl::x_content(
+                                            format!(
+                                                "[field_sort] unmapped_type doesn't support values of type: {}",
+                                                x.token()
+                                            ),
+                                            x.pos,
+                                        ))
+                                    }
+                                },
+                                "numeric_type" | "format" => {}
                                 _ => {
                                     return Err(parsing(
                                         format!("[field_sort] unknown field [{k}]"),
@@ -193,7 +208,8 @@ impl SortValue {
                     let first = matches!(missing, Missing::First);
                     let low = first == ascending;
                     match ty {
-                        Some(FieldType::Keyword) | None => Value::Null,
+                        // Sorted as bytes, where a missing value has no substitute.
+                        Some(FieldType::Keyword | FieldType::Ip) | None => Value::Null,
                         Some(
                             FieldType::Double
                             | FieldType::Float

@@ -232,15 +232,36 @@ fn levels<'a>(specs: &'a [SortSpec], mapping: &Mapping) -> Result<Vec<Level<'a>>
                 SortField::Score => LevelKind::Score,
                 SortField::Doc => LevelKind::Doc,
                 SortField::Field(f) => {
-                    let fm = mapping.field(f).ok_or_else(|| {
-                        Error::new(
-                            ErrorKind::QueryShard,
-                            format!("No mapping found for [{f}] in order to sort on"),
-                        )
-                    })?;
+                    // An unmapped field sorts as OpenSearch's anonymous field of `unmapped_type`:
+                    // no column anywhere, so every doc misses it.
+                    let unmapped;
+                    let fm = match (mapping.field(f), spec.unmapped_type.as_deref()) {
+                        (Some(fm), _) => fm,
+                        (None, Some(t)) => {
+                            let ty = FieldType::from_name(t).ok_or_else(|| {
+                                Error::illegal_argument(format!("No mapper found for type [{t}]"))
+                            })?;
+                            unmapped = crate::index::mapping::FieldMapping::parse(
+                                &format!("__anonymous_{t}"),
+                                ty,
+                                &Default::default(),
+                            )?;
+                            &unmapped
+                        }
+                        (None, None) => {
+                            return Err(Error::new(
+                                ErrorKind::QueryShard,
+                                format!("No mapping found for [{f}] in order to sort on"),
+                            ))
+                        }
+                    };
                     if fm.ty == FieldType::Text {
+                        let name = match mapping.field(f) {
+                            Some(_) => f.clone(),
+                            None => "__anonymous_text".to_string(),
+                        };
                         return Err(Error::illegal_argument(format!(
-                            "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{f}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
+                            "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{name}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
                         )));
                     }
                     let numeric = num_type(fm.ty);
@@ -1502,6 +1523,7 @@ mod tests {
                 ascending: false,
                 missing: Missing::Last,
                 mode: None,
+                unmapped_type: None,
             }
         }
 
@@ -1701,6 +1723,7 @@ mod tests {
                                 ascending: ascending == (i == 0),
                                 missing: Missing::Last,
                                 mode: None,
+                                unmapped_type: None,
                             })
                             .collect();
                         let after_of = |n: i64, t: i64| {
@@ -1772,6 +1795,7 @@ mod tests {
                 ascending,
                 missing: Missing::Last,
                 mode: None,
+                unmapped_type: None,
             };
             let sorts = [
                 vec![level("_score", false)],

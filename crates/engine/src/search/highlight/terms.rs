@@ -368,7 +368,13 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
             let edits = fz.fuzziness.edits(t.chars().count());
             out.push((
                 fz.field.clone(),
-                fuzzy_matcher(&fz.field, &t, edits, fz.prefix_length, fz.transpositions),
+                fuzzy_matcher(
+                    &fz.field,
+                    &t,
+                    edits,
+                    fz.prefix_length.max(0) as usize,
+                    fz.transpositions,
+                ),
             ));
         }
         Ast::Bool(b) => {
