@@ -2,9 +2,11 @@
 //! per field), and per hit the fragments of each requested field: its `_source` values
 //! re-analysed with the field's index analyzer, the query's terms, phrases and patterns found
 //! in them ([`terms`]), and passages cut and chosen as Lucene's unified highlighter does
-//! ([`unified`], with the JDK's break iterators from [`breaks`]).
+//! ([`unified`], with the JDK's break iterators from [`breaks`] run one value at a time by
+//! [`split`]).
 
 pub mod breaks;
+pub mod split;
 pub mod terms;
 pub mod unified;
 
@@ -582,38 +584,43 @@ impl<'a> ShardHighlighter<'a> {
         if matchers.is_empty() && no_match_size == 0 {
             return Ok(None);
         }
-        let joined = values.join("\u{0}");
-        let text: Vec<u16> = joined.encode_utf16().collect();
+        let sep = String::from_utf16_lossy(&[split::SEP]);
+        let text: Vec<u16> = values.join(&sep).encode_utf16().collect();
         let nfrag = o.number_of_fragments.unwrap_or(5);
         let tokenized = fm.ty == FieldType::Text;
-        let (mut breaker, max) = if nfrag == 0 || !tokenized {
+        // Lucene wraps whichever iterator the options pick in its `SplittingBreakIterator`,
+        // the separator one included (there it changes nothing: it breaks at values anyway).
+        let (make, max): (split::MakeBreaker, usize) = if nfrag == 0 || !tokenized {
             let max = if nfrag == 0 {
                 usize::MAX
             } else {
                 nfrag.max(0) as usize
             };
-            (Breaker::Plain(Box::new(breaks::separators(&text, 0))), max)
+            let make = |v: &[u16]| Breaker::Plain(Box::new(breaks::separators(v, split::SEP)));
+            (Box::new(make), max)
         } else {
             let size = o.fragment_size.unwrap_or(100);
-            let b = match o.boundary_scanner.as_deref().unwrap_or("sentence") {
-                "sentence" if size > 0 => {
-                    Breaker::Bounded(Box::new(unified::Bounded::new(&text, size as usize)))
-                }
-                "sentence" => Breaker::Plain(Box::new(breaks::sentences(&text))),
-                "word" => Breaker::Plain(Box::new(breaks::words(&text))),
+            let make: split::MakeBreaker = match o.boundary_scanner.as_deref().unwrap_or("sentence")
+            {
+                "sentence" if size > 0 => Box::new(move |v: &[u16]| {
+                    Breaker::Bounded(Box::new(unified::Bounded::new(v, size as usize)))
+                }),
+                "sentence" => Box::new(|v: &[u16]| Breaker::Plain(Box::new(breaks::sentences(v)))),
+                "word" => Box::new(|v: &[u16]| Breaker::Plain(Box::new(breaks::words(v)))),
                 other => {
                     return Err(Error::illegal_argument(format!(
                         "Invalid boundary scanner type: {other}"
                     )))
                 }
             };
-            (b, nfrag.max(0) as usize)
+            (make, nfrag.max(0) as usize)
         };
         let toks = tokens(self.cx, fm, &values);
         let found = hits(&toks, &matchers);
         let mut passages = if found.is_empty() {
             Vec::new()
         } else {
+            let mut breaker = split::Split::new(&text, make);
             unified::passages(&found, &mut breaker, text.len(), max)
         };
         if passages.is_empty() && no_match_size > 0 {
@@ -649,10 +656,11 @@ impl<'a> ShardHighlighter<'a> {
 }
 
 /// The start of the first value up to the word boundary after `size` (OpenSearch's
-/// `no_match_size` passage).
+/// `no_match_size` passage). Unlike the passages' iterators, its word iterator is not split by
+/// value: it runs over the joined values.
 fn no_match_passage(text: &[u16], size: usize) -> Option<unified::Passage> {
     let mut pos = 0;
-    while pos < text.len() && text[pos] == 0 {
+    while pos < text.len() && text[pos] == split::SEP {
         pos += 1;
     }
     if pos >= text.len() {
@@ -660,7 +668,7 @@ fn no_match_passage(text: &[u16], size: usize) -> Option<unified::Passage> {
     }
     let mut end = text[pos..]
         .iter()
-        .position(|&u| u == 0)
+        .position(|&u| u == split::SEP)
         .map_or(text.len(), |i| pos + i);
     if size + pos < end {
         end = breaks::words(text)

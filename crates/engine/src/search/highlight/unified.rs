@@ -4,6 +4,7 @@
 //! `number_of_fragments` kept and formatted in text order.
 
 use super::breaks::{self, BreakIterator, RuleBased};
+use super::split::Split;
 
 /// A match of one term in the field's text (UTF-16 offsets).
 #[derive(Debug, Clone)]
@@ -17,7 +18,7 @@ pub struct Hit {
     pub freq: u32,
 }
 
-/// How passages are bounded.
+/// How passages are bounded within one value (see [`Split`] for the values).
 pub enum Breaker {
     /// Java's plain `BreakIterator` (sentence, word, or value separators).
     Plain(Box<dyn BreakIterator>),
@@ -93,14 +94,14 @@ impl Bounded {
 }
 
 impl Breaker {
-    fn preceding(&mut self, offset: usize) -> i64 {
+    pub(super) fn preceding(&mut self, offset: usize) -> i64 {
         match self {
             Breaker::Plain(b) => opt(b.preceding(offset)),
             Breaker::Bounded(b) => b.preceding(offset as i64),
         }
     }
 
-    fn following(&mut self, offset: usize) -> i64 {
+    pub(super) fn following(&mut self, offset: usize) -> i64 {
         match self {
             Breaker::Plain(b) => opt(b.following(offset)),
             Breaker::Bounded(b) => b.inner_end,
@@ -145,12 +146,7 @@ fn score(p: &Passage, content_len: usize) -> f32 {
 
 /// The passages of a text for its matches (sorted by start, end and term), at most `max`,
 /// best-scored, in text order (OpenSearch's `CustomFieldHighlighter`).
-pub fn passages(
-    hits: &[Hit],
-    breaker: &mut Breaker,
-    content_len: usize,
-    max: usize,
-) -> Vec<Passage> {
+pub fn passages(hits: &[Hit], breaker: &mut Split, content_len: usize, max: usize) -> Vec<Passage> {
     // The kept passages; the weakest (ties: the earliest) is dropped first.
     let mut queue: Vec<Passage> = Vec::new();
     let weakest = |q: &[Passage]| {
@@ -187,8 +183,11 @@ pub fn passages(
             if h.start >= content_len {
                 break;
             }
-            let start = breaker.preceding(h.start + 1).max(0) as usize;
-            let end = breaker.following(h.start).min(content_len as i64).max(0) as usize;
+            let start = breaker.preceding(h.start as i64 + 1).max(0) as usize;
+            let end = breaker
+                .following(h.start as i64)
+                .min(content_len as i64)
+                .max(0) as usize;
             current = Some(Passage {
                 start,
                 end,
@@ -254,4 +253,43 @@ pub fn format(p: &Passage, text: &[u16], pre: &str, post: &str, html: bool) -> S
         sb.pop();
     }
     sb.trim_matches(|c: char| c <= ' ').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(text: &str, word: &str) -> Hit {
+        let start = text.find(word).expect("word in text");
+        Hit {
+            start,
+            end: start + word.len(),
+            term: Some(word.into()),
+            key: word.into(),
+            freq: 1,
+        }
+    }
+
+    #[test]
+    fn passages_stay_in_their_value() {
+        // Over the joined text the sentence rules run on through a value that ends without
+        // punctuation (the separator is no break); split by value, the passage starts at its
+        // value.
+        let s = "short\0a longer value about the match. Then more.";
+        let text: Vec<u16> = s.encode_utf16().collect();
+        let hits = [hit(s, "the")];
+        let mut split = Split::new(&text, |v| Breaker::Bounded(Box::new(Bounded::new(v, 100))));
+        let ps = passages(&hits, &mut split, text.len(), 5);
+        assert_eq!(ps.len(), 1);
+        assert_eq!(
+            format(&ps[0], &text, "<em>", "</em>", false),
+            "a longer value about <em>the</em> match. Then more."
+        );
+        let mut split = Split::new(&text, |v| Breaker::Plain(Box::new(breaks::sentences(v))));
+        let ps = passages(&hits, &mut split, text.len(), 5);
+        assert_eq!(
+            format(&ps[0], &text, "<em>", "</em>", false),
+            "a longer value about <em>the</em> match."
+        );
+    }
 }
