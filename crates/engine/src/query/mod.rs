@@ -242,7 +242,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
             case_insensitive,
             rewrite,
         } => {
-            multi_term::check_rewrite(cx, rewrite.as_deref())?;
+            multi_term::check_rewrite(cx, rewrite.as_deref(), multi_term::constant_rewrite)?;
             prefix(cx, field, value, *boost, *case_insensitive)?
         }
         Ast::Bool(b) => bool_query(cx, b)?,
@@ -251,7 +251,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
         Ast::Wildcard(w) => {
-            multi_term::check_rewrite(cx, w.rewrite.as_deref())?;
+            multi_term::check_rewrite(cx, w.rewrite.as_deref(), multi_term::constant_rewrite)?;
             let re = multi_term::wildcard_regex(&w.value);
             let q = multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?;
             describe(cx, q, || {
@@ -259,18 +259,21 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
                     .then(|| lucene_string::plain(format!("{}:{}", w.field, w.value)))
             })
         }
-        Ast::Regexp(r) => match multi_term::check_rewrite(cx, r.rewrite.as_deref())
-            .map(|()| multi_term::lucene_regex(&r.value))?
-        {
-            Some(re) => {
-                let q = multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
-                describe(cx, q, || {
-                    (!r.case_insensitive)
-                        .then(|| lucene_string::plain(format!("{}:/{}/", r.field, r.value)))
-                })
+        Ast::Regexp(r) => {
+            match multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::constant_rewrite)
+                .map(|_| multi_term::lucene_regex(&r.value))?
+            {
+                Some(re) => {
+                    let q =
+                        multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
+                    describe(cx, q, || {
+                        (!r.case_insensitive)
+                            .then(|| lucene_string::plain(format!("{}:/{}/", r.field, r.value)))
+                    })
+                }
+                None => none(),
             }
-            None => none(),
-        },
+        }
         Ast::Fuzzy(fz) => fuzzy(cx, fz)?,
         Ast::Boosting {
             positive,
@@ -561,7 +564,6 @@ fn multi_term_leaf(
 }
 
 fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
-    multi_term::check_rewrite(cx, q.rewrite.as_deref())?;
     let Some((f, fm)) = cx.field(&q.field) else {
         return Ok(none());
     };
@@ -584,11 +586,22 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
             .shard_error(format!("failed to create query: {reason}"))
             .caused_by(Error::illegal_argument(reason)));
     }
+    // The shard sets the rewrite on the query it built. Quarry runs Lucene's default for fuzzy
+    // queries, the blended top terms; a size given with it replaces max_expansions, as the
+    // rewrite is what then bounds the expansions.
+    let rewrite = multi_term::check_rewrite(
+        cx,
+        q.rewrite.as_deref(),
+        |r| matches!(r, multi_term::Rewrite::TopTermsBlendedFreqs(n) if n > 0),
+    )?;
     let text = values::text_of(&q.value);
     let p = multi_term::FuzzyParams {
         edits: q.fuzziness.edits(text.chars().count()),
         prefix_length: q.prefix_length as usize,
-        max_expansions: q.max_expansions as usize,
+        max_expansions: match rewrite {
+            Some(multi_term::Rewrite::TopTermsBlendedFreqs(n)) => n as usize,
+            _ => q.max_expansions as usize,
+        },
         transpositions: q.transpositions,
     };
     Ok(boosted(multi_term::fuzzy(cx, f, &text, &p)?, q.boost))

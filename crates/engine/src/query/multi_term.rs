@@ -202,42 +202,72 @@ fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q
     Ok(Box::new(super::combine::SumQuery::new(clauses)))
 }
 
-/// OpenSearch's `QueryParsers.parseRewriteMethod`, which the shard calls as it builds a
-/// multi-term query: the named methods, or a `top_terms` family name followed by its size (an
-/// int from the first digit on). Quarry rewrites as the default whatever the method; a name
-/// OpenSearch cannot parse is refused alike.
-pub fn check_rewrite(cx: &Context, rewrite: Option<&str>) -> Result<()> {
+/// A multi-term query's `rewrite`, as OpenSearch's `QueryParsers.parseRewriteMethod` reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rewrite {
+    ConstantScore,
+    ConstantScoreBoolean,
+    ScoringBoolean,
+    TopTerms(i32),
+    TopTermsBoost(i32),
+    TopTermsBlendedFreqs(i32),
+}
+
+/// Parses `rewrite` as the shard does when it builds the query: a named method, or a
+/// `top_terms` family name followed by its size (an int from the first digit on). `supported`
+/// says which methods Quarry runs as asked for this query; the others are refused rather than
+/// scored another way.
+pub fn check_rewrite(
+    cx: &Context,
+    rewrite: Option<&str>,
+    supported: impl Fn(Rewrite) -> bool,
+) -> Result<Option<Rewrite>> {
     let Some(method) = rewrite else {
-        return Ok(());
+        return Ok(None);
     };
-    if matches!(
-        method,
-        "constant_score" | "scoring_boolean" | "constant_score_boolean"
-    ) {
-        return Ok(());
-    }
     let failed = |cause: crate::error::Error| {
         cx.shard_error(format!("failed to create query: {}", cause.reason))
             .caused_by(cause)
     };
-    if let Some(digit) = method.find(|c: char| c.is_ascii_digit()) {
-        let (name, size) = method.split_at(digit);
-        if size.parse::<i32>().is_err() {
-            return Err(failed(crate::error::Error::new(
-                crate::error::ErrorKind::NumberFormat,
-                format!("For input string: \"{size}\""),
-            )));
-        }
-        if matches!(
-            name,
-            "top_terms_" | "top_terms_boost_" | "top_terms_blended_freqs_"
-        ) {
-            return Ok(());
-        }
+    let parsed = match method {
+        "constant_score" => Some(Rewrite::ConstantScore),
+        "scoring_boolean" => Some(Rewrite::ScoringBoolean),
+        "constant_score_boolean" => Some(Rewrite::ConstantScoreBoolean),
+        _ => match method.find(|c: char| c.is_ascii_digit()) {
+            None => None,
+            Some(digit) => {
+                let (name, size) = method.split_at(digit);
+                let Ok(n) = size.parse::<i32>() else {
+                    return Err(failed(crate::error::Error::new(
+                        crate::error::ErrorKind::NumberFormat,
+                        format!("For input string: \"{size}\""),
+                    )));
+                };
+                match name {
+                    "top_terms_" => Some(Rewrite::TopTerms(n)),
+                    "top_terms_boost_" => Some(Rewrite::TopTermsBoost(n)),
+                    "top_terms_blended_freqs_" => Some(Rewrite::TopTermsBlendedFreqs(n)),
+                    _ => None,
+                }
+            }
+        },
+    };
+    let Some(r) = parsed else {
+        return Err(failed(crate::error::Error::illegal_argument(format!(
+            "Failed to parse rewrite_method [{method}]"
+        ))));
+    };
+    if !supported(r) {
+        return Err(failed(crate::error::Error::illegal_argument(format!(
+            "rewrite method [{method}] is not supported yet"
+        ))));
     }
-    Err(failed(crate::error::Error::illegal_argument(format!(
-        "Failed to parse rewrite_method [{method}]"
-    ))))
+    Ok(Some(r))
+}
+
+/// The rewrites that score a prefix, wildcard or regexp as Quarry does: a constant.
+pub fn constant_rewrite(r: Rewrite) -> bool {
+    matches!(r, Rewrite::ConstantScore | Rewrite::ConstantScoreBoolean)
 }
 
 /// What a fuzzy query on `text` rewrites to: the best `max_expansions` terms of the
