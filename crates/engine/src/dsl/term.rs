@@ -26,7 +26,15 @@ pub fn parse(body: &Node) -> Result<Query> {
                     _ => return Err(unsupported("term", k, x.pos)),
                 }
             }
-            value.ok_or_else(|| parsing("value cannot be null", v.end))?
+            // `TermQueryBuilder`'s constructor refuses a missing or null value.
+            match value {
+                Some(serde_json::Value::Null) | None => {
+                    return Err(crate::error::Error::illegal_argument(
+                        "value cannot be null",
+                    ))
+                }
+                Some(value) => value,
+            }
         }
         J::Arr(_) => {
             return Err(parsing(
@@ -34,7 +42,12 @@ pub fn parse(body: &Node) -> Result<Query> {
                 v.pos,
             ))
         }
-        J::Null => return Err(parsing("value cannot be null", v.pos)),
+        // The short form's parser takes a null value for the end of its object: no field.
+        J::Null => {
+            return Err(crate::error::Error::illegal_argument(
+                "field name is null or empty",
+            ))
+        }
         _ => v.to_value(),
     };
     Ok(Query::Term {

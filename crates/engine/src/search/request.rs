@@ -316,9 +316,23 @@ impl SearchRequest {
                         source_given = true;
                         r.source = SourceFilter::from_value(&v.to_value())
                     }
-                    "search_after" => match v.to_value() {
-                        serde_json::Value::Array(a) => r.search_after = Some(a),
-                        other => r.search_after = Some(vec![other]),
+                    "search_after" => match &v.v {
+                        J::Arr(items) => {
+                            if let Some(it) = items
+                                .iter()
+                                .find(|it| matches!(it.v, J::Obj(_) | J::Arr(_)))
+                            {
+                                return Err(parsing(
+                                    format!(
+                                        "Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [{}] inside search_after.",
+                                        it.token()
+                                    ),
+                                    it.pos,
+                                ));
+                            }
+                            r.search_after = Some(items.iter().map(Node::to_value).collect())
+                        }
+                        _ => return Err(unknown_key(k, v)),
                     },
                     "indices_boost" => r.indices_boost = indices_boost(v)?,
                     "stored_fields" => {

@@ -187,8 +187,8 @@ fn parse_field(name: &str, v: &Node) -> std::result::Result<Options, (Error, Pos
     let mut o = Options::default();
     for (k, kpos, x) in entries {
         // The encoder is the highlighter's alone; OpenSearch's field parser does not know it.
-        let known = k != "encoder"
-            && option("highlight_field", &mut o, k, x).map_err(|e| (e, x.pos))?;
+        let known =
+            k != "encoder" && option("highlight_field", &mut o, k, x).map_err(|e| (e, x.pos))?;
         let known = known || matches!(k.as_str(), "fragment_offset" | "matched_fields");
         if !known {
             let inner = x_content(format!("[highlight_field] unknown field [{k}]"), *kpos);
