@@ -283,7 +283,9 @@ impl Function {
 /// The built query.
 #[derive(Debug)]
 pub struct FunctionScoreQuery {
-    sub: Q,
+    /// Shared, not owned: the weight and every segment's scorer keep a copy of the query, and a
+    /// deep copy of the sub-query for each made nested function_scores cubic to explain.
+    sub: Arc<dyn Query>,
     sub_name: Option<String>,
     functions: Arc<Vec<Function>>,
     score_mode: ScoreMode,
@@ -299,7 +301,7 @@ pub struct FunctionScoreQuery {
 impl Clone for FunctionScoreQuery {
     fn clone(&self) -> Self {
         FunctionScoreQuery {
-            sub: self.sub.box_clone(),
+            sub: self.sub.clone(),
             sub_name: self.sub_name.clone(),
             functions: self.functions.clone(),
             score_mode: self.score_mode,
@@ -377,7 +379,7 @@ pub fn build_function_score(cx: &Context, fs: &Ast) -> Result<Q> {
         functions.push(function(cx, f).map_err(|e| create_failure(cx, e))?);
     }
     Ok(Box::new(FunctionScoreQuery {
-        sub,
+        sub: Arc::from(sub),
         sub_name: fs.query_name.clone(),
         single_function: fs.single_function(),
         functions: Arc::new(functions),
