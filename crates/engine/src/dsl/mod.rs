@@ -18,6 +18,7 @@ pub mod match_phrase_prefix;
 pub mod match_query;
 pub mod minimum_should_match;
 pub mod multi_match;
+pub mod negative_boost;
 pub mod prefix;
 pub mod query_string;
 pub mod range;

@@ -39,6 +39,10 @@ pub fn parse(body: &Node) -> Result<Query> {
             body.end,
         ));
     };
+    super::negative_boost::check(
+        boost,
+        || serde_json::json!({"terms": {field.as_str(): values, "boost": 1.0}}),
+    )?;
     Ok(Query::Terms {
         field,
         values,

@@ -1,5 +1,6 @@
 pub mod fs;
 pub mod ids;
+pub mod jackson_pretty;
 pub mod json_cursor;
 pub mod json_syntax;
 pub mod memory;
