@@ -28,19 +28,11 @@ pub fn parse(body: &Node) -> Result<Query> {
                 }
             },
             "boost" => {
-                boost = super::object_parser_float("ids", k, v)
-                    .and_then(|b| {
-                        super::negative_boost::check(
-                            b,
-                            || serde_json::json!({"ids": {"values": values, "boost": 1.0}}),
-                        )
-                        .map_err(|e| {
-                            super::x_content("[ids] failed to parse field [boost]", v.pos)
-                                .caused_by(e)
-                        })
-                        .map(|()| b)
-                    })
-                    .map_err(|e| super::as_parsing(e, v.pos))?
+                boost = super::negative_boost::object_parser_boost(
+                    "ids",
+                    v,
+                    || serde_json::json!({"ids": {"values": values, "boost": 1.0}}),
+                )?
             }
             "_name" | "types" => {}
             _ => {

@@ -9,19 +9,11 @@ pub fn parse(body: &Node) -> Result<Query> {
     for (k, _, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
             "boost" => {
-                boost = super::object_parser_float("match_all", k, v)
-                    .and_then(|b| {
-                        super::negative_boost::check(
-                            b,
-                            || serde_json::json!({"match_all": {"boost": 1.0}}),
-                        )
-                        .map_err(|e| {
-                            super::x_content("[match_all] failed to parse field [boost]", v.pos)
-                                .caused_by(e)
-                        })
-                        .map(|()| b)
-                    })
-                    .map_err(|e| super::as_parsing(e, v.pos))?
+                boost = super::negative_boost::object_parser_boost(
+                    "match_all",
+                    v,
+                    || serde_json::json!({"match_all": {"boost": 1.0}}),
+                )?
             }
             "_name" => {}
             _ => return Err(unsupported("match_all", k, v.pos)),

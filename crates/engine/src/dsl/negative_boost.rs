@@ -18,6 +18,24 @@ pub fn check(boost: f32, builder: impl FnOnce() -> Value) -> Result<(), Error> {
     )))
 }
 
+/// The `boost` of a query OpenSearch declares with an `ObjectParser` (`match_all`, `ids`): its
+/// setter refuses a negative value as the field is parsed, which the parser reports as a failure
+/// to parse the field, surfaced as a `parsing_exception`.
+pub fn object_parser_boost(
+    query: &str,
+    v: &super::json::Node,
+    builder: impl FnOnce() -> Value,
+) -> crate::error::Result<f32> {
+    super::object_parser_float(query, "boost", v)
+        .and_then(|b| {
+            check(b, builder).map(|()| b).map_err(|e| {
+                super::x_content(format!("[{query}] failed to parse field [boost]"), v.pos)
+                    .caused_by(e)
+            })
+        })
+        .map_err(|e| super::as_parsing(e, v.pos))
+}
+
 /// How OpenSearch's builder of `q` renders, for the queries whose rendering this module knows
 /// (a query nested in one being refused); others as their type with the boost only.
 pub fn builder_of(q: &Query) -> Value {
