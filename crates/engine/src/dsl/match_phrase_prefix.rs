@@ -30,6 +30,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {
+                super::loop_token(NAME, k, x, super::Arrays::Unknown)?;
                 match k.as_str() {
                     "query" => q.query = x.to_value(),
                     "slop" => {

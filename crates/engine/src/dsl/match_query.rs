@@ -96,6 +96,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {
+                super::loop_token(name, k, x, super::Arrays::Unknown)?;
                 if name != "match"
                     && matches!(
                         k.as_str(),

@@ -241,6 +241,36 @@ pub fn error_pos(e: &Error) -> Option<Pos> {
     })
 }
 
+/// How a hand-written token loop treats an array where it takes a value.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Arrays {
+    /// Inside a field's object (`match` and the phrase queries): an unknown token.
+    Unknown,
+    /// `multi_match`: a `fields` list, else an unknown token.
+    FieldsElseUnknown,
+    /// `query_string`, `simple_query_string`: a `fields` list, else "does not support".
+    FieldsElseUnsupported,
+}
+
+/// What a hand-written token loop (`match`, `multi_match`, `query_string`, …) says of a token
+/// it takes no value from, before it looks at the key: objects and nulls are an unknown token
+/// after the key, arrays as `arrays` says.
+pub fn loop_token(name: &str, key: &str, v: &Node, arrays: Arrays) -> Result<()> {
+    let unknown = || {
+        Err(parsing(
+            format!("[{name}] unknown token [{}] after [{key}]", v.token()),
+            v.pos,
+        ))
+    };
+    match v.v {
+        J::Obj(_) | J::Null => unknown(),
+        J::Arr(_) if arrays != Arrays::Unknown && key == "fields" => Ok(()),
+        J::Arr(_) if arrays == Arrays::FieldsElseUnsupported => Err(unsupported(name, key, v.pos)),
+        J::Arr(_) => unknown(),
+        _ => Ok(()),
+    }
+}
+
 /// `[name] query does not support [key]`.
 pub fn unsupported(name: &str, key: &str, pos: Pos) -> Error {
     parsing(format!("[{name}] query does not support [{key}]"), pos)

@@ -123,6 +123,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         fuzzy_transpositions: true,
     };
     for (k, _, x) in body.as_obj().unwrap_or_default() {
+        super::loop_token("multi_match", k, x, super::Arrays::FieldsElseUnknown)?;
         match k.as_str() {
             "query" => q.query = x.to_value(),
             "fields" => match &x.v {

@@ -79,6 +79,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     let mut q = QueryStringQuery::new(String::new());
     let mut query = None;
     for (k, _, x) in body.as_obj().unwrap_or_default() {
+        super::loop_token(QS, k, x, super::Arrays::FieldsElseUnsupported)?;
         match k.as_str() {
             "query" => query = Some(string(QS, k, x)?),
             "default_field" => q.default_field = Some(string(QS, k, x)?),
@@ -215,6 +216,7 @@ pub fn parse_simple(body: &Node) -> Result<Query> {
     };
     let mut query = None;
     for (k, _, x) in body.as_obj().unwrap_or_default() {
+        super::loop_token(SQS, k, x, super::Arrays::FieldsElseUnsupported)?;
         match k.as_str() {
             "query" => query = Some(string(SQS, k, x)?),
             "fields" => q.fields = field_list(SQS, k, x)?,
