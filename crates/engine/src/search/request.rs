@@ -185,6 +185,33 @@ fn track_value(v: &str, bad: impl Fn() -> Error) -> Result<TrackTotalHits> {
     }
 }
 
+/// The object form of `_source` as OpenSearch's `FetchSourceContext` parser takes it: `includes`
+/// and `excludes` (or `include`, `exclude`) as a string or a list of strings, nothing else.
+fn check_source(v: &Node) -> Result<()> {
+    let Some(entries) = v.as_obj() else {
+        return Ok(());
+    };
+    let unknown = |x: &Node, key: &str| {
+        Err(parsing(
+            format!("Unknown key for a {} in [{key}].", x.token()),
+            x.pos,
+        ))
+    };
+    for (k, _, x) in entries {
+        let listed = matches!(k.as_str(), "includes" | "include" | "excludes" | "exclude");
+        match &x.v {
+            J::Str(_) if listed => {}
+            J::Arr(items) if listed => {
+                if let Some(it) = items.iter().find(|it| !matches!(it.v, J::Str(_))) {
+                    return unknown(it, k);
+                }
+            }
+            _ => return unknown(x, k),
+        }
+    }
+    Ok(())
+}
+
 /// A body key OpenSearch's search source parser has no use for with this kind of value.
 fn unknown_key(key: &str, v: &Node) -> Error {
     parsing(
@@ -314,6 +341,7 @@ impl SearchRequest {
                     "sort" => r.sort = super::sort::parse_body(v)?,
                     "_source" => {
                         source_given = true;
+                        check_source(v)?;
                         r.source = SourceFilter::from_value(&v.to_value())
                     }
                     "search_after" => match &v.v {
