@@ -114,6 +114,8 @@ fn field_list(key: &str, v: &Node) -> Result<Vec<FieldAndFormat>> {
 
 fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
     let mut out = Vec::new();
+    // The list form holds one index per object; the older object form any number of them.
+    let listed = matches!(v.v, J::Arr(_));
     let objs: Vec<&Node> = match &v.v {
         J::Arr(items) => items.iter().collect(),
         J::Obj(_) => vec![v],
@@ -134,6 +136,18 @@ fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
                 o.pos,
             ));
         };
+        if listed && entries.is_empty() {
+            return Err(parsing(
+                "Expected [FIELD_NAME] in [indices_boost] but found [END_OBJECT]",
+                o.end,
+            ));
+        }
+        if let (true, Some((_, kpos, _))) = (listed, entries.get(1)) {
+            return Err(parsing(
+                "Expected [END_OBJECT] in [indices_boost] but found [FIELD_NAME]",
+                *kpos,
+            ));
+        }
         for (k, _, x) in entries {
             // Only a number token; even a numeric string is refused.
             let J::Num(n, _) = &x.v else {

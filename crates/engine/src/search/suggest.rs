@@ -172,7 +172,12 @@ pub fn parse(v: &Node) -> Result<Vec<TermSuggestion>> {
         }
         let mut text = global.clone();
         let mut suggestion = None;
-        for (k, _, x) in body.as_obj().unwrap_or_default() {
+        let Some(fields) = body.as_obj() else {
+            return Err(Error::illegal_argument(format!(
+                "[suggest] does not support [{name}]"
+            )));
+        };
+        for (k, _, x) in fields {
             match k.as_str() {
                 "text" => text = x.text(),
                 "prefix" | "regex" => {}
@@ -186,12 +191,13 @@ pub fn parse(v: &Node) -> Result<Vec<TermSuggestion>> {
                 }
             }
         }
-        if let Some(x) = suggestion {
-            if !matches!(x.v, J::Obj(_)) {
-                return Err(parsing("suggestion does not support [term]", x.pos));
-            }
-            out.push(parse_term(name, text, x)?);
+        let Some(x) = suggestion else {
+            return Err(Error::new(ErrorKind::Parse, "missing suggestion object"));
+        };
+        if !matches!(x.v, J::Obj(_)) {
+            return Err(parsing("suggestion does not support [term]", x.pos));
         }
+        out.push(parse_term(name, text, x)?);
     }
     Ok(out)
 }
