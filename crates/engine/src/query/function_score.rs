@@ -351,8 +351,7 @@ fn create_failure(cx: &Context, e: Error) -> Error {
     if e.kind == ErrorKind::QueryShard || e.kind == ErrorKind::Parsing {
         return e;
     }
-    cx.shard_error(format!("failed to create query: {}", e.reason))
-        .caused_by(e)
+    cx.create_failure(e)
 }
 
 fn text_fielddata_error(field: &str) -> Error {

@@ -104,6 +104,13 @@ impl<'a> Context<'a> {
             .with("index_uuid", self.index_uuid)
     }
 
+    /// How the shard reports `cause` thrown while it builds the query:
+    /// `failed to create query: <reason>`, caused by it.
+    pub fn create_failure(&self, cause: Error) -> Error {
+        self.shard_error(format!("failed to create query: {}", cause.reason))
+            .caused_by(cause)
+    }
+
     /// A mapped, indexed leaf and its tantivy field.
     fn field(&self, name: &str) -> Option<(Field, &FieldMapping)> {
         let fm = self.mapping.field(name)?;
@@ -157,10 +164,9 @@ fn describe(cx: &Context, q: Q, text: impl FnOnce() -> Option<constant::Describe
 pub(crate) fn dis_max(cx: &Context, clauses: Vec<Q>, tie: f32) -> Result<Q> {
     // Lucene's `DisjunctionMaxQuery` refuses other multipliers when the shard builds it.
     if !(0.0..=1.0).contains(&tie) {
-        let reason = "tieBreakerMultiplier must be in [0, 1]";
-        return Err(cx
-            .shard_error(format!("failed to create query: {reason}"))
-            .caused_by(Error::illegal_argument(reason)));
+        return Err(cx.create_failure(Error::illegal_argument(
+            "tieBreakerMultiplier must be in [0, 1]",
+        )));
     }
     Ok(if tie == 1.0 && !cx.parsed {
         Box::new(combine::SumQuery::new(clauses))
@@ -221,10 +227,7 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Ids { values, boost } => {
             if values.iter().any(String::is_empty) {
                 // `Uid.encodeId`, as the shard turns the ids into terms.
-                let reason = "Ids can't be empty";
-                return Err(cx
-                    .shard_error(format!("failed to create query: {reason}"))
-                    .caused_by(Error::illegal_argument(reason)));
+                return Err(cx.create_failure(Error::illegal_argument("Ids can't be empty")));
             }
             let f = cx.id_field();
             let q = constant(
@@ -582,9 +585,7 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
         None
     };
     if let Some(reason) = refused {
-        return Err(cx
-            .shard_error(format!("failed to create query: {reason}"))
-            .caused_by(Error::illegal_argument(reason)));
+        return Err(cx.create_failure(Error::illegal_argument(reason)));
     }
     // The shard sets the rewrite on the query it built. Quarry runs Lucene's default for fuzzy
     // queries, the blended top terms; a size given with it replaces max_expansions, as the

@@ -225,10 +225,6 @@ pub fn check_rewrite(
     let Some(method) = rewrite else {
         return Ok(None);
     };
-    let failed = |cause: crate::error::Error| {
-        cx.shard_error(format!("failed to create query: {}", cause.reason))
-            .caused_by(cause)
-    };
     let parsed = match method {
         "constant_score" => Some(Rewrite::ConstantScore),
         "scoring_boolean" => Some(Rewrite::ScoringBoolean),
@@ -238,7 +234,7 @@ pub fn check_rewrite(
             Some(digit) => {
                 let (name, size) = method.split_at(digit);
                 let Ok(n) = size.parse::<i32>() else {
-                    return Err(failed(crate::error::Error::new(
+                    return Err(cx.create_failure(crate::error::Error::new(
                         crate::error::ErrorKind::NumberFormat,
                         format!("For input string: \"{size}\""),
                     )));
@@ -253,14 +249,18 @@ pub fn check_rewrite(
         },
     };
     let Some(r) = parsed else {
-        return Err(failed(crate::error::Error::illegal_argument(format!(
-            "Failed to parse rewrite_method [{method}]"
-        ))));
+        return Err(
+            cx.create_failure(crate::error::Error::illegal_argument(format!(
+                "Failed to parse rewrite_method [{method}]"
+            ))),
+        );
     };
     if !supported(r) {
-        return Err(failed(crate::error::Error::illegal_argument(format!(
-            "rewrite method [{method}] is not supported yet"
-        ))));
+        return Err(
+            cx.create_failure(crate::error::Error::illegal_argument(format!(
+                "rewrite method [{method}] is not supported yet"
+            ))),
+        );
     }
     Ok(Some(r))
 }

@@ -67,8 +67,7 @@ fn create_failure(cx: &Context, e: Error) -> Error {
     if e.kind == ErrorKind::QueryShard {
         return e;
     }
-    cx.shard_error(format!("failed to create query: {}", e.reason))
-        .caused_by(e)
+    cx.create_failure(e)
 }
 
 impl Opts<'_> {

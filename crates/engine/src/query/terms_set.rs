@@ -77,18 +77,14 @@ pub fn build_terms_set(cx: &Context, ts: &Ast) -> Result<Q> {
                     let e = Error::illegal_argument(format!(
                         "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{f}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
                     ));
-                    return Err(cx
-                        .shard_error(format!("failed to create query: {}", e.reason))
-                        .caused_by(e));
+                    return Err(cx.create_failure(e));
                 }
                 _ => {
                     let e = Error::new(
                         ErrorKind::ClassCast,
                         "class org.opensearch.index.fielddata.plain.SortedSetOrdinalsIndexFieldData cannot be cast to class org.opensearch.index.fielddata.IndexNumericFieldData (org.opensearch.index.fielddata.plain.SortedSetOrdinalsIndexFieldData and org.opensearch.index.fielddata.IndexNumericFieldData are in unnamed module of loader 'app')",
                     );
-                    return Err(cx
-                        .shard_error(format!("failed to create query: {}", e.reason))
-                        .caused_by(e));
+                    return Err(cx.create_failure(e));
                 }
             };
             Minimum::Field(f.clone(), column)

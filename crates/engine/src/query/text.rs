@@ -312,9 +312,7 @@ fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
                 "Can only use phrase prefix queries on text fields - not on [{field}] which is of type [{}]",
                 fm.ty.name()
             );
-            return Err(cx
-                .shard_error(format!("failed to create query: {reason}"))
-                .caused_by(Error::illegal_argument(reason)));
+            return Err(cx.create_failure(Error::illegal_argument(reason)));
         }
         let tp = TextParams {
             field,

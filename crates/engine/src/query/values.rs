@@ -47,8 +47,7 @@ fn number_error(cx: &Context, v: &Value) -> Error {
     } else {
         format!("For input string: \"{text}\"")
     };
-    cx.shard_error(format!("failed to create query: {reason}"))
-        .caused_by(Error::new(ErrorKind::NumberFormat, reason))
+    cx.create_failure(Error::new(ErrorKind::NumberFormat, reason))
 }
 
 fn as_f64(cx: &Context, v: &Value) -> Result<f64> {

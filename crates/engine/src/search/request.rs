@@ -179,23 +179,23 @@ const NOT_YET: &[&str] = &[
     "profile",
 ];
 
-/// `track_total_hits` as text: a boolean, else an int (`bad` says why it is neither, worded as
-/// the URL or the body parser words it).
-fn track_value(v: &str, bad: impl Fn() -> Error) -> Result<TrackTotalHits> {
+/// `track_total_hits` as a boolean's text, else `None`.
+fn track_flag(v: &str) -> Option<TrackTotalHits> {
     match v {
-        "true" => Ok(TrackTotalHits::Exact),
-        "false" => Ok(TrackTotalHits::Off),
-        n => match n.parse::<i64>() {
-            Ok(i) if i >= 0 => Ok(if i == i64::from(i32::MAX) {
-                TrackTotalHits::Exact
-            } else {
-                TrackTotalHits::UpTo(i as u64)
-            }),
-            Ok(i) => Err(Error::illegal_argument(format!(
-                "[track_total_hits] parameter must be positive or equals to -1, got {i}"
-            ))),
-            Err(_) => Err(bad()),
-        },
+        "true" => Some(TrackTotalHits::Exact),
+        "false" => Some(TrackTotalHits::Off),
+        _ => None,
+    }
+}
+
+/// `track_total_hits` as a count: the largest int counts exactly.
+fn track_count(i: i64) -> Result<TrackTotalHits> {
+    match i {
+        i if i == i64::from(i32::MAX) => Ok(TrackTotalHits::Exact),
+        i if i >= 0 => Ok(TrackTotalHits::UpTo(i as u64)),
+        i => Err(Error::illegal_argument(format!(
+            "[track_total_hits] parameter must be positive or equals to -1, got {i}"
+        ))),
     }
 }
 
@@ -400,19 +400,11 @@ impl SearchRequest {
                             J::Bool(true) => TrackTotalHits::Exact,
                             J::Bool(false) => TrackTotalHits::Off,
                             J::Arr(_) | J::Obj(_) | J::Null => return Err(unknown_key(k, v)),
-                            J::Str(t) if t == "true" || t == "false" => {
-                                track_value(t, || unknown_key(k, v))?
-                            }
-                            _ => {
-                                // `intValue()`: a fraction is truncated, past int is refused.
-                                let text = dsl::int("search", k, v)?.to_string();
-                                track_value(&text, || {
-                                    Error::new(
-                                        ErrorKind::NumberFormat,
-                                        format!("For input string: \"{text}\""),
-                                    )
-                                })?
-                            }
+                            // Else `intValue()`: a fraction is truncated, past int is refused.
+                            _ => match v.text().as_deref().and_then(track_flag) {
+                                Some(flag) => flag,
+                                None => track_count(dsl::int("search", k, v)?)?,
+                            },
                         }
                     }
                     "track_scores" => r.track_scores = dsl::boolean("search", k, v)?,
@@ -498,10 +490,10 @@ impl SearchRequest {
         }
         if let Some(v) = p.str("track_total_hits") {
             r.track_total_hits_given = true;
-            r.track_total_hits = track_value(v, || {
-                p.int("track_total_hits")
-                    .expect_err("not a boolean nor an int")
-            })?;
+            r.track_total_hits = match track_flag(v) {
+                Some(t) => t,
+                None => track_count(p.int("track_total_hits")?.unwrap_or_default())?,
+            };
         }
         r.track_scores = p.bool("track_scores", r.track_scores)?;
         r.version = p.bool("version", r.version)?;
