@@ -28,13 +28,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     }
     let filter =
         filter.ok_or_else(|| parsing("[constant_score] requires a 'filter' element", body.end))?;
-    super::negative_boost::check(boost, || {
-        serde_json::json!({"constant_score": {
-            "filter": super::negative_boost::builder_of(&filter),
-            "boost": 1.0,
-        }})
-    })?;
-    Ok(Query::ConstantScore {
+    super::negative_boost::checked(Query::ConstantScore {
         filter: Box::new(filter),
         boost,
     })

@@ -17,11 +17,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     }
     let field =
         field.ok_or_else(|| parsing("[exists] must be provided with a [field]", body.end))?;
-    super::negative_boost::check(
-        boost,
-        || serde_json::json!({"exists": {"field": field, "boost": 1.0}}),
-    )?;
-    Ok(Query::Exists { field, boost })
+    super::negative_boost::checked(Query::Exists { field, boost })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::util::jackson_pretty::pretty;
 use serde_json::{json, Map, Value};
 
 /// `Err` when `boost` is negative; `builder` renders the query as OpenSearch's builder prints it.
-pub fn check(boost: f32, builder: impl FnOnce() -> Value) -> Result<(), Error> {
+fn check(boost: f32, builder: impl FnOnce() -> Value) -> Result<(), Error> {
     if boost >= 0.0 || boost.is_nan() {
         return Ok(());
     }
@@ -36,61 +36,68 @@ pub fn object_parser_boost(
         .map_err(|e| super::as_parsing(e, v.pos))
 }
 
-/// How OpenSearch's builder of `q` renders, for the queries whose rendering this module knows
-/// (a query nested in one being refused); others as their type with the boost only.
-pub fn builder_of(q: &Query) -> Value {
+/// `q` as parsed, or OpenSearch's refusal when its own boost is negative (the queries whose
+/// builder rendering this module knows; others pass).
+pub fn checked(q: Query) -> crate::error::Result<Query> {
+    if let Some(boost) = own_boost(&q) {
+        check(boost, || render(&q, 1.0))?;
+    }
+    Ok(q)
+}
+
+/// How OpenSearch's builder of `q` renders with `boost`; queries this module does not know as
+/// an empty object.
+fn render(q: &Query, boost: f64) -> Value {
     let one = |name: &str, field: &str, body: Value| json!({ name: { field: body } });
     match q {
-        Query::Term {
-            field,
-            value,
-            boost,
-            ..
-        } => one(
-            "term",
-            field,
-            json!({"value": value, "boost": f64::from(*boost)}),
-        ),
-        Query::Terms {
-            field,
-            values,
-            boost,
-        } => json!({"terms": {field.as_str(): values, "boost": f64::from(*boost)}}),
-        Query::Prefix {
-            field,
-            value,
-            boost,
-            ..
-        } => one(
-            "prefix",
-            field,
-            json!({"value": value, "boost": f64::from(*boost)}),
-        ),
+        Query::Term { field, value, .. } => {
+            one("term", field, json!({"value": value, "boost": boost}))
+        }
+        Query::Terms { field, values, .. } => {
+            json!({"terms": {field.as_str(): values, "boost": boost}})
+        }
+        Query::Prefix { field, value, .. } => {
+            one("prefix", field, json!({"value": value, "boost": boost}))
+        }
         Query::Wildcard(w) => one(
             "wildcard",
             &w.field,
-            json!({"wildcard": w.value, "boost": f64::from(w.boost)}),
+            json!({"wildcard": w.value, "boost": boost}),
         ),
-        Query::Exists { field, boost } => {
-            json!({"exists": {"field": field, "boost": f64::from(*boost)}})
+        Query::Exists { field, .. } => json!({"exists": {"field": field, "boost": boost}}),
+        Query::Range(r) => {
+            let mut body = Map::new();
+            body.insert("from".into(), r.from.clone().unwrap_or(Value::Null));
+            body.insert("to".into(), r.to.clone().unwrap_or(Value::Null));
+            body.insert("include_lower".into(), r.include_lower.into());
+            body.insert("include_upper".into(), r.include_upper.into());
+            if let Some(tz) = &r.time_zone {
+                body.insert("time_zone".into(), tz.clone().into());
+            }
+            body.insert("boost".into(), boost.into());
+            json!({"range": {r.field.as_str(): body}})
         }
-        Query::Range(r) => range(r, f64::from(r.boost)),
+        // The filter prints as built, with its own boost.
+        Query::ConstantScore { filter, .. } => {
+            let inner = own_boost(filter).map_or(1.0, f64::from);
+            json!({"constant_score": {"filter": render(filter, inner), "boost": boost}})
+        }
         _ => json!({}),
     }
 }
 
-/// A `range` builder: bounds as given, then the time zone if one is.
-pub fn range(r: &super::range::RangeQuery, boost: f64) -> Value {
-    let mut body = Map::new();
-    body.insert("from".into(), r.from.clone().unwrap_or(Value::Null));
-    body.insert("to".into(), r.to.clone().unwrap_or(Value::Null));
-    body.insert("include_lower".into(), r.include_lower.into());
-    body.insert("include_upper".into(), r.include_upper.into());
-    if let Some(tz) = &r.time_zone {
-        body.insert("time_zone".into(), tz.clone().into());
+/// The boost of a query `render` knows.
+fn own_boost(q: &Query) -> Option<f32> {
+    match q {
+        Query::Term { boost, .. }
+        | Query::Terms { boost, .. }
+        | Query::Prefix { boost, .. }
+        | Query::Exists { boost, .. }
+        | Query::ConstantScore { boost, .. } => Some(*boost),
+        Query::Wildcard(w) => Some(w.boost),
+        Query::Range(r) => Some(r.boost),
+        _ => None,
     }
-    body.insert("boost".into(), boost.into());
-    json!({"range": {r.field.as_str(): body}})
 }
 
 #[cfg(test)]

@@ -31,11 +31,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         }
         _ => string("prefix", &field, v)?,
     };
-    super::negative_boost::check(
-        boost,
-        || serde_json::json!({"prefix": {field.as_str(): {"value": value, "boost": 1.0}}}),
-    )?;
-    Ok(Query::Prefix {
+    super::negative_boost::checked(Query::Prefix {
         field,
         value,
         boost,

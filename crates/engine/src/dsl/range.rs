@@ -91,8 +91,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             _ => return Err(unsupported("range", k, x.pos)),
         }
     }
-    super::negative_boost::check(q.boost, || super::negative_boost::range(&q, 1.0))?;
-    Ok(Query::Range(q))
+    super::negative_boost::checked(Query::Range(q))
 }
 
 #[cfg(test)]

@@ -50,11 +50,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         }
         _ => v.to_value(),
     };
-    super::negative_boost::check(
-        boost,
-        || serde_json::json!({"term": {field.as_str(): {"value": value, "boost": 1.0}}}),
-    )?;
-    Ok(Query::Term {
+    super::negative_boost::checked(Query::Term {
         field,
         value,
         boost,

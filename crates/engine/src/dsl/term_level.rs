@@ -88,11 +88,7 @@ pub fn parse_wildcard(body: &Node) -> Result<Query> {
             _ => return Err(unsupported("wildcard", k, x.pos)),
         }
     }
-    super::negative_boost::check(
-        q.boost,
-        || serde_json::json!({"wildcard": {q.field.as_str(): {"wildcard": q.value, "boost": 1.0}}}),
-    )?;
-    Ok(Query::Wildcard(q))
+    super::negative_boost::checked(Query::Wildcard(q))
 }
 
 pub fn parse_regexp(body: &Node) -> Result<Query> {

@@ -39,11 +39,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             body.end,
         ));
     };
-    super::negative_boost::check(
-        boost,
-        || serde_json::json!({"terms": {field.as_str(): values, "boost": 1.0}}),
-    )?;
-    Ok(Query::Terms {
+    super::negative_boost::checked(Query::Terms {
         field,
         values,
         boost,
