@@ -200,16 +200,15 @@ impl PruneNode {
 }
 
 /// A query's weight and, when it is a tree of term leaves under sums, dis_max and boosts, its
-/// pruning tree.
+/// pruning tree (which also counts the query's matches without a scorer, scoring or not).
 pub(crate) fn weight_and_node(
     q: &dyn Query,
     scoring: EnableScoring<'_>,
 ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
     if let Some(t) = q.downcast_ref::<LuceneTermQuery>() {
         let w = t.lucene_weight(scoring)?;
-        let node = scoring
-            .is_scoring_enabled()
-            .then(|| PruneNode::Term(w.clone()));
+        // Without scoring the tree still counts (its postings into a bitset), never prunes.
+        let node = Some(PruneNode::Term(w.clone()));
         return Ok((Box::new(w), node));
     }
     if let Some(s) = q.downcast_ref::<SumQuery>() {
@@ -737,6 +736,11 @@ mod tests {
             })
             .unwrap();
             assert_eq!(w.count(r).unwrap(), alive, "{q:?}");
+            // Unscored (`_count`, `size: 0`), the tree counts the postings' bitset.
+            let (unscored, node) =
+                weight_and_node(q, EnableScoring::disabled_from_searcher(searcher)).unwrap();
+            assert!(node.is_some(), "{q:?}");
+            assert_eq!(unscored.count(r).unwrap(), alive, "{q:?}");
             // Never above the count, and reached where a term alone covers the matches.
             let floor = count_floor(r, &implied_terms(q)).unwrap();
             assert!(floor <= alive, "{q:?}: floor {floor} > {alive}");

@@ -198,7 +198,8 @@ impl BoostedQuery {
     ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
         let (inner, node) = block_max::weight_and_node(self.inner.as_ref(), scoring)?;
         if !scoring.is_scoring_enabled() {
-            return Ok((inner, None));
+            // A boost changes no match: the inner tree counts as it is.
+            return Ok((inner, node));
         }
         let prune = node.map(|n| PruneNode::Boost(Box::new(n), self.boost));
         let weight = BoostedWeight {
