@@ -71,6 +71,7 @@ unsafe impl Sync for Handle {}
 
 struct Done {
     deferred: sys::napi_deferred,
+    read: bool,
     outcome: Outcome,
 }
 // SAFETY: the deferred is an opaque token until the JS thread settles it.
@@ -94,20 +95,22 @@ struct Shared {
     queue: Mutex<Vec<Done>>,
     /// Calls begun and not yet settled (counted on the JS thread only).
     inflight: AtomicUsize,
+    /// Of those, the reads (searches, gets): the calls the loop polls for.
+    reads: AtomicUsize,
     /// The engine object was collected: close when the last call settles.
     released: AtomicBool,
     spin: Spin,
     js: JsSide,
 }
 
-/// Keeps the event loop polling, instead of sleeping in `epoll_wait`, while engine calls are
+/// Keeps the event loop polling, instead of sleeping in `epoll_wait`, while an engine read is
 /// in flight. On a VM a thread that sleeps lets its vCPU halt, and waking a halted vCPU (the
 /// pool thread's `uv_async_send`, the next request's packet) costs 0.1-0.5 ms: more than
 /// most searches take. An idle handle makes libuv poll with a zero timeout, so the loop sees
-/// both promptly. It stops `SPIN_AFTER_NS` after the last call settles, when more calls are in
+/// both promptly. It stops `SPIN_AFTER_NS` after the last read settles, when more calls are in
 /// flight than `SPIN_MAX_INFLIGHT`, or after `SPIN_NS` without a call begun or settled, so a
-/// long call (a bulk, a deep page) sleeps as before and an idle node costs nothing. JS thread
-/// only: the atomics are Relaxed.
+/// long read sleeps as before and an idle node costs nothing; writes (bulks run for
+/// milliseconds, and wait on the disk) never poll. JS thread only: the atomics are Relaxed.
 struct Spin {
     handle: *mut UvHandle,
     active: AtomicBool,
@@ -118,7 +121,7 @@ struct Spin {
 unsafe impl Send for Spin {}
 unsafe impl Sync for Spin {}
 
-/// How long the loop polls after the last call in flight settles: a client's next request
+/// How long the loop polls after the last read in flight settles: a client's next request
 /// often follows its answer within this, and finds the loop awake (`_count` p50 over HTTP,
 /// one connection: 0.11-0.13 -> 0.097-0.104 ms).
 const SPIN_AFTER_NS: u64 = 300_000;
@@ -138,6 +141,20 @@ impl Spin {
             self.until.store(uv_hrtime() + ns, Ordering::Relaxed);
             if !self.active.swap(true, Ordering::Relaxed) {
                 uv_idle_start(self.handle, on_spin);
+            }
+        }
+    }
+
+    /// JS thread, handle open: polls for `ns` more while a read is in flight and few calls
+    /// are, else stops.
+    unsafe fn follow(&self, shared: &Shared, ns: u64) {
+        let inflight = shared.inflight.load(Ordering::Relaxed);
+        // SAFETY: as `touch`.
+        unsafe {
+            if shared.reads.load(Ordering::Relaxed) > 0 && inflight <= SPIN_MAX_INFLIGHT {
+                self.touch(ns);
+            } else {
+                self.stop();
             }
         }
     }
@@ -178,6 +195,7 @@ pub struct Completer {
 pub struct Pending {
     shared: Arc<Shared>,
     deferred: sys::napi_deferred,
+    read: bool,
     settled: bool,
 }
 // SAFETY: see `Done`.
@@ -249,6 +267,7 @@ impl Completer {
                 handle: RwLock::new(Some(Handle(handle))),
                 queue: Mutex::new(Vec::new()),
                 inflight: AtomicUsize::new(0),
+                reads: AtomicUsize::new(0),
                 released: AtomicBool::new(false),
                 spin: Spin {
                     handle: idle,
@@ -278,8 +297,9 @@ impl Completer {
         }
     }
 
-    /// JS thread: a new promise and the token that settles it.
-    pub fn begin<'env>(&self, env: &'env Env) -> Result<(Pending, Object<'env>)> {
+    /// JS thread: a new promise and the token that settles it. `read`: a call the loop polls
+    /// for (a write runs for milliseconds, and its client waits on the disk anyway).
+    pub fn begin<'env>(&self, env: &'env Env, read: bool) -> Result<(Pending, Object<'env>)> {
         let raw_env = env.raw();
         let mut deferred = ptr::null_mut();
         let mut promise = ptr::null_mut();
@@ -291,22 +311,22 @@ impl Completer {
             )?;
         }
         let first = self.shared.inflight.fetch_add(1, Ordering::Relaxed) == 0;
+        if read {
+            self.shared.reads.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(h) = *self.shared.handle.read().expect("handle lock") {
             // SAFETY: JS thread, open handles.
             unsafe {
                 if first {
                     uv_ref(h.0);
                 }
-                if self.shared.inflight.load(Ordering::Relaxed) <= SPIN_MAX_INFLIGHT {
-                    self.shared.spin.touch(SPIN_NS);
-                } else {
-                    self.shared.spin.stop();
-                }
+                self.shared.spin.follow(&self.shared, SPIN_NS);
             }
         }
         let pending = Pending {
             shared: self.shared.clone(),
             deferred,
+            read,
             settled: false,
         };
         Ok((pending, Object::from_raw(raw_env, promise)))
@@ -342,6 +362,7 @@ impl Pending {
         self.settled = true;
         self.shared.queue.lock().expect("queue lock").push(Done {
             deferred: self.deferred,
+            read: self.read,
             outcome,
         });
         // Signalled after the queue lock is released, so the woken JS thread never waits on it.
@@ -359,6 +380,7 @@ impl Drop for Pending {
             let p = Pending {
                 shared: self.shared.clone(),
                 deferred: self.deferred,
+                read: self.read,
                 settled: true,
             };
             p.settle(Outcome {
@@ -393,7 +415,12 @@ unsafe extern "C" fn on_signal(handle: *mut UvHandle) {
         let opened = sys::napi_open_callback_scope(env, resource, shared.js.context, &mut cb_scope)
             == sys::Status::napi_ok;
         let n = batch.len();
-        for Done { deferred, outcome } in batch {
+        let reads = batch.iter().filter(|d| d.read).count();
+        shared.reads.fetch_sub(reads, Ordering::Relaxed);
+        for Done {
+            deferred, outcome, ..
+        } in batch
+        {
             match outcome.result {
                 Ok(r) => match response_object(env, r) {
                     Ok(v) => {
@@ -417,10 +444,12 @@ unsafe extern "C" fn on_signal(handle: *mut UvHandle) {
                 close(shared);
             } else {
                 uv_unref(handle);
-                shared.spin.touch(SPIN_AFTER_NS);
+                if reads > 0 {
+                    shared.spin.touch(SPIN_AFTER_NS);
+                }
             }
-        } else if shared.inflight.load(Ordering::Relaxed) <= SPIN_MAX_INFLIGHT {
-            shared.spin.touch(SPIN_NS);
+        } else {
+            shared.spin.follow(shared, SPIN_NS);
         }
         if opened {
             sys::napi_close_callback_scope(env, cb_scope);

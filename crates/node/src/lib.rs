@@ -76,9 +76,9 @@ impl Engine {
             }
             _ => None,
         };
-        let (pending, promise) = self.completer.begin(env)?;
-        let node = self.node.clone();
         let is_write = quarry_engine::api::is_write(&action);
+        let (pending, promise) = self.completer.begin(env, !is_write)?;
+        let node = self.node.clone();
         let job = move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let params = Params::from_json(params.as_bytes())?;
