@@ -4,7 +4,10 @@
 //! thread; nothing is split or stolen. A work-stealing pool (rayon) spins and yields when it
 //! runs dry, which on a 2-core machine takes the CPU from the JS thread and the other worker
 //! exactly when they have the next request in hand. Here an idle worker parks at once and a
-//! new job wakes one parked worker, if any is parked.
+//! new job wakes one parked worker, if any is parked: the one that parked last, whose core's
+//! caches still hold what the previous request read. Taking turns, as a FIFO of parked workers
+//! has them do, each request starts on the core that did not run the last one (npm deep page
+//! over HTTP, one connection: 2.70-2.83 ms p50 taking turns, 2.18-2.53 the last one first).
 
 use parking_lot::{Condvar, Mutex};
 use std::collections::VecDeque;
@@ -21,7 +24,8 @@ const STACK_SIZE: usize = 64 * 1024 * 1024;
 
 struct Queue {
     jobs: VecDeque<Job>,
-    parked: usize,
+    /// Parked workers, the most recently parked last.
+    parked: Vec<usize>,
     /// One idle worker is polling for the next job instead of parking.
     spinning: bool,
     stopping: bool,
@@ -29,7 +33,8 @@ struct Queue {
 
 struct Shared {
     queue: Mutex<Queue>,
-    wake: Condvar,
+    /// One per worker, so a job wakes the worker chosen for it.
+    wake: Vec<Condvar>,
     /// Jobs queued: what the spinning worker polls without taking the lock.
     queued: AtomicUsize,
     spin: Duration,
@@ -48,19 +53,20 @@ impl WorkerPool {
         spin: Duration,
         on_start: impl Fn() + Send + Sync + 'static,
     ) -> std::io::Result<WorkerPool> {
+        let n = n.max(1);
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
                 jobs: VecDeque::new(),
-                parked: 0,
+                parked: Vec::with_capacity(n),
                 spinning: false,
                 stopping: false,
             }),
-            wake: Condvar::new(),
+            wake: (0..n).map(|_| Condvar::new()).collect(),
             queued: AtomicUsize::new(0),
             spin,
         });
         let on_start = Arc::new(on_start);
-        for i in 0..n.max(1) {
+        for i in 0..n {
             let shared = shared.clone();
             let on_start = on_start.clone();
             std::thread::Builder::new()
@@ -68,7 +74,7 @@ impl WorkerPool {
                 .stack_size(STACK_SIZE)
                 .spawn(move || {
                     on_start();
-                    work(&shared);
+                    work(&shared, i);
                 })?;
         }
         Ok(WorkerPool { shared })
@@ -80,15 +86,19 @@ impl WorkerPool {
         q.jobs.push_back(Box::new(job));
         self.shared.queued.fetch_add(1, Ordering::Release);
         // The spinning worker takes one job; a parked one is woken for each job beyond that.
-        let wake = q.parked > 0 && q.jobs.len() > usize::from(q.spinning);
+        let wake = if q.jobs.len() > usize::from(q.spinning) {
+            q.parked.pop()
+        } else {
+            None
+        };
         drop(q);
-        if wake {
-            self.shared.wake.notify_one();
+        if let Some(i) = wake {
+            self.shared.wake[i].notify_one();
         }
     }
 }
 
-fn work(shared: &Shared) {
+fn work(shared: &Shared, me: usize) {
     let mut q = shared.queue.lock();
     // Whether this worker may poll before parking: right after a job, not after a fruitless poll.
     let mut may_spin = false;
@@ -115,9 +125,11 @@ fn work(shared: &Shared) {
             q.spinning = false;
         } else {
             may_spin = false;
-            q.parked += 1;
-            shared.wake.wait(&mut q);
-            q.parked -= 1;
+            q.parked.push(me);
+            // Woken by a job (which took this worker off the list) or by the pool's end.
+            while q.parked.contains(&me) && !q.stopping {
+                shared.wake[me].wait(&mut q);
+            }
         }
     }
 }
@@ -127,7 +139,9 @@ impl Drop for WorkerPool {
     /// on one of them, or the JS thread, which must not wait on a long bulk.
     fn drop(&mut self) {
         self.shared.queue.lock().stopping = true;
-        self.shared.wake.notify_all();
+        for w in &self.shared.wake {
+            w.notify_all();
+        }
     }
 }
 
@@ -153,6 +167,30 @@ mod tests {
         drop(pool);
         rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
         assert_eq!(done.load(Ordering::Relaxed), 1000);
+    }
+
+    /// Waits until every worker of `pool` has parked.
+    fn all_parked(pool: &WorkerPool, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pool.shared.queue.lock().parked.len() < n {
+            assert!(Instant::now() < deadline, "workers never parked");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn the_worker_that_parked_last_takes_the_next_job() {
+        let pool = WorkerPool::new("test", 4, Duration::ZERO, || {}).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut names = Vec::new();
+        for _ in 0..20 {
+            all_parked(&pool, 4);
+            let tx = tx.clone();
+            pool.spawn(move || tx.send(std::thread::current().id()).unwrap());
+            names.push(rx.recv_timeout(Duration::from_secs(10)).unwrap());
+        }
+        // Jobs one at a time, each after the last worker parked: the same warm worker each time.
+        assert!(names.iter().all(|n| *n == names[0]), "{names:?}");
     }
 
     #[test]
