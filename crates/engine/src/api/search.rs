@@ -28,6 +28,11 @@ pub(crate) fn body_node(body: Option<&[u8]>) -> Result<Option<json::Node>> {
                     ),
                 )
             })?;
+            if node.is_none() {
+                // serde read it as JSON: a body the tree parser cannot read must not pass for
+                // an empty one.
+                return Err(Error::internal("the request body could not be read"));
+            }
             // serde keeps the last of repeated keys; Jackson's strict duplicate detection
             // refuses them.
             if node.as_ref().is_some_and(json::Node::has_duplicate_keys) {

@@ -8,6 +8,7 @@ pub fn parse(body: &Node) -> Result<Query> {
     let mut boost = DEFAULT_BOOST;
     let mut tie_breaker = 0.0;
     let mut queries = Vec::new();
+    let mut name = None;
     for (k, kpos, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
             "queries" => {
@@ -26,7 +27,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             }
             "tie_breaker" => tie_breaker = float("dis_max", k, v)?,
             "boost" => boost = float("dis_max", k, v)?,
-            "_name" => {}
+            "_name" => name = v.text(),
             _ => {
                 return Err(parsing(
                     format!("[dis_max] query does not support [{k}]"),
@@ -41,6 +42,21 @@ pub fn parse(body: &Node) -> Result<Query> {
             body.end,
         ));
     }
+    // The builder takes its tie breaker and name, then its boost, then its clauses.
+    super::negative_boost::check(boost, || {
+        let mut b = serde_json::Map::new();
+        let tie = crate::query::function_score::java_float(tie_breaker);
+        b.insert(
+            "tie_breaker".into(),
+            serde_json::from_str(&tie).unwrap_or_default(),
+        );
+        b.insert("queries".into(), serde_json::json!([]));
+        b.insert("boost".into(), serde_json::json!(1.0));
+        if let Some(n) = name {
+            b.insert("_name".into(), n.into());
+        }
+        serde_json::json!({ "dis_max": b })
+    })?;
     Ok(Query::DisMax {
         queries,
         tie_breaker,

@@ -237,9 +237,19 @@ impl Parser<'_> {
                     }
                 }
                 let text = std::str::from_utf8(&self.c.b[start..self.c.i]).ok()?;
-                match serde_json::from_str::<Value>(text).ok()? {
-                    Value::Number(n) => J::Num(n, text.into()),
-                    _ => return None,
+                match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Number(n)) => J::Num(n, text.into()),
+                    // Past the double range (`1e400`): Jackson reads it as an infinite double,
+                    // which a JSON number cannot hold; the largest finite double stands in (a
+                    // float read of it is infinite too) and the raw text keeps what was
+                    // written (an int read refuses it as out of range).
+                    Err(_) => match text.parse::<f64>() {
+                        Ok(x) if x.is_infinite() => {
+                            J::Num(Number::from_f64(f64::MAX.copysign(x))?, text.into())
+                        }
+                        _ => return None,
+                    },
+                    Ok(_) => return None,
                 }
             }
         };
@@ -267,6 +277,18 @@ mod tests {
         let e = parse_checked(nested(super::super::MAX_NESTING + 1).as_bytes()).unwrap_err();
         assert_eq!(e, Pos { line: 1, col: 1001 });
         assert!(parse(nested(100_000).as_bytes()).is_none());
+    }
+
+    #[test]
+    fn numbers_past_the_double_range_read_as_infinite_floats() {
+        let n = parse(br#"{"a": 1e400, "b": -1e400}"#).expect("a body, not nothing");
+        for (key, sign) in [("a", 1.0), ("b", -1.0)] {
+            let J::Num(x, raw) = &n.get(key).unwrap().v else {
+                panic!("{key} is a number");
+            };
+            assert_eq!(x.as_f64().unwrap() as f32, f32::INFINITY * sign);
+            assert_eq!(&**raw, if sign > 0.0 { "1e400" } else { "-1e400" });
+        }
     }
 
     #[test]

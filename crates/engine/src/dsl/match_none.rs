@@ -13,6 +13,8 @@ pub fn parse(body: &Node) -> Result<Query> {
             _ => return Err(unsupported("match_none", k, v.pos)),
         }
     }
+    // The builder takes its boost before its name.
+    super::negative_boost::check(boost, || serde_json::json!({"match_none": {"boost": 1.0}}))?;
     Ok(Query::MatchNone { boost })
 }
 

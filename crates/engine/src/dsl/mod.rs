@@ -107,6 +107,35 @@ pub enum Query {
 
 pub const DEFAULT_BOOST: f32 = 1.0;
 
+impl Query {
+    /// The query's own `boost` (every query type has one).
+    pub fn boost(&self) -> f32 {
+        match self {
+            Query::MatchAll { boost }
+            | Query::MatchNone { boost }
+            | Query::Term { boost, .. }
+            | Query::Terms { boost, .. }
+            | Query::Exists { boost, .. }
+            | Query::Ids { boost, .. }
+            | Query::Prefix { boost, .. }
+            | Query::ConstantScore { boost, .. }
+            | Query::DisMax { boost, .. }
+            | Query::Boosting { boost, .. } => *boost,
+            Query::Range(q) => q.boost,
+            Query::Bool(q) => q.boost,
+            Query::Match(q) | Query::MatchBoolPrefix(q) => q.boost,
+            Query::MatchPhrase(q) => q.boost,
+            Query::MultiMatch(q) => q.boost,
+            Query::Wildcard(q) | Query::Regexp(q) => q.boost,
+            Query::Fuzzy(q) => q.boost,
+            Query::QueryString(q) => q.boost,
+            Query::SimpleQueryString(q) => q.boost,
+            Query::FunctionScore(q) => q.boost,
+            Query::TermsSet(q) => q.boost,
+        }
+    }
+}
+
 /// Parses one query object (`{"<type>": {...}}`).
 pub fn parse_query(node: &Node) -> Result<Query> {
     let Some(entries) = node.as_obj() else {

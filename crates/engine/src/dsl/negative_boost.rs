@@ -8,7 +8,7 @@ use crate::util::jackson_pretty::pretty;
 use serde_json::{json, Map, Value};
 
 /// `Err` when `boost` is negative; `builder` renders the query as OpenSearch's builder prints it.
-fn check(boost: f32, builder: impl FnOnce() -> Value) -> Result<(), Error> {
+pub(super) fn check(boost: f32, builder: impl FnOnce() -> Value) -> Result<(), Error> {
     if boost >= 0.0 || boost.is_nan() {
         return Ok(());
     }

@@ -208,6 +208,26 @@ fn wrapped(filter: &Ast, cx: &Context) -> Option<constant::Described> {
 }
 
 pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
+    let q = build_unchecked(ast, cx)?;
+    // Lucene's `BoostQuery`, which OpenSearch wraps a built query in when its boost is not 1 (a
+    // query that became `MatchNoDocsQuery` stays unwrapped), refuses what is not a finite
+    // non-negative float: checked after the query's own clauses are built, so the innermost
+    // bad boost is the one reported.
+    let b = ast.boost();
+    if b != 1.0 && (!b.is_finite() || b.is_sign_negative()) && !is_none(&q) {
+        return Err(cx.create_failure(Error::illegal_argument(format!(
+            "boost must be a positive float, got {}",
+            function_score::java_float(b)
+        ))));
+    }
+    Ok(q)
+}
+
+fn is_none(q: &Q) -> bool {
+    q.downcast_ref::<EmptyQuery>().is_some()
+}
+
+fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
     Ok(match ast {
         Ast::MatchAll { boost } => all(*boost),
         Ast::MatchNone { .. } => none(),
