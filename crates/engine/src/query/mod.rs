@@ -371,15 +371,17 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
                 LuceneTermQuery::new(Term::from_field_bool(f, b)).with_boost(boost),
             ))
         }
-        _ => Ok(match values::exact_bounds(cx, f, fm, value)? {
-            Some((lo, hi)) => {
-                let q = constant(values::exact_query(lo.clone(), hi.clone()), boost);
-                describe(cx, q, || {
-                    values::describe_points(cx, field, f, fm, &lo, &hi)
-                })
-            }
-            None => none(),
-        }),
+        _ => Ok(
+            match values::exact_bounds_of(cx, f, fm, value, values::StringsAs::Bytes)? {
+                Some((lo, hi)) => {
+                    let q = constant(values::exact_query(lo.clone(), hi.clone()), boost);
+                    describe(cx, q, || {
+                        values::describe_points(cx, field, f, fm, &lo, &hi)
+                    })
+                }
+                None => none(),
+            },
+        ),
     }
 }
 
@@ -450,7 +452,9 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
             let mut clauses = Vec::new();
             let mut spans = Vec::new();
             for v in vals {
-                if let Some((lo, hi)) = values::exact_bounds(cx, f, fm, v)? {
+                if let Some((lo, hi)) =
+                    values::exact_bounds_of(cx, f, fm, v, values::StringsAs::Bytes)?
+                {
                     if cx.describe {
                         spans.push((lo.clone(), hi.clone()));
                     }

@@ -58,6 +58,77 @@ fn as_f64(cx: &Context, v: &Value) -> Result<f64> {
     }
 }
 
+/// A value for a `long`, `integer`, `short` or `byte` field, as OpenSearch's `NumberType.parse`
+/// reads it: a whole number exactly (not through a double, which rounds past 2^53), a number
+/// with a decimal part as its double.
+/// Whether `x` is infinite, or the largest double, which stands in for a number past the
+/// double range (`dsl::json`).
+fn infinite(x: f64) -> bool {
+    x.is_infinite() || x.abs() == f64::MAX
+}
+
+enum Whole {
+    Exact(i64),
+    Decimal(f64),
+}
+
+/// How a string value prints in an out-of-range failure: a `term`'s as the `BytesRef` it
+/// became (its bytes in hex), a `range` bound's and a `match` text's as written.
+#[derive(Clone, Copy, PartialEq)]
+pub enum StringsAs {
+    Bytes,
+    Text,
+}
+
+fn whole(cx: &Context, v: &Value, ty: FieldType, strings: StringsAs) -> Result<Whole> {
+    // `short` and `byte` queries are `integer` ones.
+    let (lo, hi, name) = match ty {
+        FieldType::Integer | FieldType::Short | FieldType::Byte => {
+            (i32::MIN as i64, i32::MAX as i64, "an integer")
+        }
+        _ => (i64::MIN, i64::MAX, "a long"),
+    };
+    // `"Value [" + value + "]"`: a Double prints as Java prints it, a string term as its bytes.
+    let out_of_range = || {
+        let shown = match v {
+            Value::Number(n) if n.is_f64() => {
+                let x = n.as_f64().unwrap_or_default();
+                super::function_score::java_double(if infinite(x) { x * f64::INFINITY } else { x })
+            }
+            Value::String(s) if strings == StringsAs::Bytes => {
+                let hex: Vec<String> = s.bytes().map(|b| format!("{b:x}")).collect();
+                format!("[{}]", hex.join(" "))
+            }
+            other => text_of(other),
+        };
+        cx.create_failure(Error::illegal_argument(format!(
+            "Value [{shown}] is out of range for {name}"
+        )))
+    };
+    let exact = match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    if let Some(i) = exact {
+        return if (lo..=hi).contains(&i) {
+            Ok(Whole::Exact(i))
+        } else {
+            Err(out_of_range())
+        };
+    }
+    let x = as_f64(cx, v)?;
+    // 2^63 itself is past a long (a double cannot hold i64::MAX).
+    if x.is_nan() || x < lo as f64 || x >= hi as f64 + 1.0 {
+        return Err(out_of_range());
+    }
+    Ok(if x.fract() != 0.0 {
+        Whole::Decimal(x)
+    } else {
+        Whole::Exact(x as i64)
+    })
+}
+
 /// A date value as millis, with the field's format (or `format`) and date math; for callers
 /// outside this module (decay origins, range descriptions).
 pub fn date_millis_pub(
@@ -149,7 +220,7 @@ fn clamp_nanos_range(ms: i64) -> i64 {
 /// The query matching `v` exactly on the field (a date: its whole rounding span), `None` where
 /// no value can (a fraction on an integer field).
 pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Option<super::Q>> {
-    Ok(exact_bounds(cx, f, fm, v)?.map(|(lo, hi)| exact_query(lo, hi)))
+    Ok(exact_bounds_of(cx, f, fm, v, StringsAs::Bytes)?.map(|(lo, hi)| exact_query(lo, hi)))
 }
 
 /// The bounds of [`exact`]'s query: one term twice, or a date's rounding span.
@@ -159,15 +230,25 @@ pub fn exact_bounds(
     fm: &FieldMapping,
     v: &Value,
 ) -> Result<Option<(Bound<Term>, Bound<Term>)>> {
+    exact_bounds_of(cx, f, fm, v, StringsAs::Text)
+}
+
+/// [`exact_bounds`], a string value printing in failures as `strings` says.
+pub fn exact_bounds_of(
+    cx: &Context,
+    f: Field,
+    fm: &FieldMapping,
+    v: &Value,
+    strings: StringsAs,
+) -> Result<Option<(Bound<Term>, Bound<Term>)>> {
     use FieldType::*;
     let term = match fm.ty {
-        Long | Integer | Short | Byte => {
-            let x = as_f64(cx, v)?;
-            if x.fract() != 0.0 {
-                return Ok(None);
-            }
-            Term::from_field_i64(f, x as i64)
-        }
+        // `hasDecimalPart` comes first, and an infinite value has one (`Infinity % 1` is NaN).
+        Long | Integer | Short | Byte if as_f64(cx, v).is_ok_and(infinite) => return Ok(None),
+        Long | Integer | Short | Byte => match whole(cx, v, fm.ty, strings)? {
+            Whole::Exact(i) => Term::from_field_i64(f, i),
+            Whole::Decimal(_) => return Ok(None),
+        },
         UnsignedLong => {
             let x = as_f64(cx, v)?;
             if x.fract() != 0.0 || x < 0.0 {
@@ -269,35 +350,35 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
     use FieldType::*;
     let (lo, hi): (Bound<Term>, Bound<Term>) = match fm.ty {
         Long | Integer | Short | Byte => {
-            let lo = match &r.from {
-                None => Bound::Unbounded,
-                Some(v) => {
-                    let x = as_f64(cx, v)?;
-                    let i = if x.fract() != 0.0 {
-                        x.ceil()
-                    } else if r.include_lower {
-                        x
-                    } else {
-                        x + 1.0
+            // Lucene's inclusive bounds: a decimal rounds inward, an exclusive whole bound
+            // steps inward, and one that cannot step (past the type's end) matches nothing.
+            let bound =
+                |v: &Option<Value>, lower: bool, incl: bool| -> Result<Option<Bound<Term>>> {
+                    let Some(v) = v else {
+                        return Ok(Some(Bound::Unbounded));
                     };
-                    Bound::Included(Term::from_field_i64(f, i as i64))
-                }
-            };
-            let hi = match &r.to {
-                None => Bound::Unbounded,
-                Some(v) => {
-                    let x = as_f64(cx, v)?;
-                    let i = if x.fract() != 0.0 {
-                        x.floor()
-                    } else if r.include_upper {
-                        x
-                    } else {
-                        x - 1.0
+                    let i = match whole(cx, v, fm.ty, StringsAs::Text)? {
+                        Whole::Decimal(x) if lower => x.ceil() as i64,
+                        Whole::Decimal(x) => x.floor() as i64,
+                        Whole::Exact(i) if incl => i,
+                        Whole::Exact(i) if lower => match i.checked_add(1) {
+                            Some(i) => i,
+                            None => return Ok(None),
+                        },
+                        Whole::Exact(i) => match i.checked_sub(1) {
+                            Some(i) => i,
+                            None => return Ok(None),
+                        },
                     };
-                    Bound::Included(Term::from_field_i64(f, i as i64))
-                }
-            };
-            (lo, hi)
+                    Ok(Some(Bound::Included(Term::from_field_i64(f, i))))
+                };
+            match (
+                bound(&r.from, true, r.include_lower)?,
+                bound(&r.to, false, r.include_upper)?,
+            ) {
+                (Some(lo), Some(hi)) => (lo, hi),
+                _ => return Ok(none()),
+            }
         }
         UnsignedLong => {
             let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
