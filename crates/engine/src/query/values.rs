@@ -58,18 +58,45 @@ fn as_f64(cx: &Context, v: &Value) -> Result<f64> {
     }
 }
 
-/// A value for a `long`, `integer`, `short` or `byte` field, as OpenSearch's `NumberType.parse`
-/// reads it: a whole number exactly (not through a double, which rounds past 2^53), a number
-/// with a decimal part as its double.
 /// Whether `x` is infinite, or the largest double, which stands in for a number past the
 /// double range (`dsl::json`).
 fn infinite(x: f64) -> bool {
     x.is_infinite() || x.abs() == f64::MAX
 }
 
+/// A value for a `long`, `integer`, `short`, `byte` or `unsigned_long` field, as OpenSearch's
+/// `NumberType.parse` reads it: a whole number exactly (not through a double, which rounds past
+/// 2^53), a number with a decimal part as its double.
 enum Whole {
-    Exact(i64),
+    Exact(i128),
     Decimal(f64),
+}
+
+/// The values of a whole-number field type, and its name in failures.
+fn whole_range(ty: FieldType) -> (i128, i128, &'static str) {
+    match ty {
+        // `short` and `byte` queries are `integer` ones.
+        FieldType::Integer | FieldType::Short | FieldType::Byte => {
+            (i32::MIN.into(), i32::MAX.into(), "an integer")
+        }
+        FieldType::UnsignedLong => (0, u64::MAX.into(), "an unsigned long"),
+        _ => (i64::MIN.into(), i64::MAX.into(), "a long"),
+    }
+}
+
+/// A whole-number type's term for `i` (within its range).
+fn whole_term(f: Field, ty: FieldType, i: i128) -> Term {
+    if ty == FieldType::UnsignedLong {
+        Term::from_field_u64(f, i as u64)
+    } else {
+        Term::from_field_i64(f, i as i64)
+    }
+}
+
+/// `hasDecimalPart`, which a term query asks before it parses the value: an infinite value has
+/// one (`Infinity % 1` is NaN).
+fn has_decimal_part(cx: &Context, v: &Value) -> bool {
+    as_f64(cx, v).is_ok_and(|x| infinite(x) || x.fract() != 0.0)
 }
 
 /// How a string value prints in an out-of-range failure: a `term`'s as the `BytesRef` it
@@ -81,13 +108,7 @@ pub enum StringsAs {
 }
 
 fn whole(cx: &Context, v: &Value, ty: FieldType, strings: StringsAs) -> Result<Whole> {
-    // `short` and `byte` queries are `integer` ones.
-    let (lo, hi, name) = match ty {
-        FieldType::Integer | FieldType::Short | FieldType::Byte => {
-            (i32::MIN as i64, i32::MAX as i64, "an integer")
-        }
-        _ => (i64::MIN, i64::MAX, "a long"),
-    };
+    let (lo, hi, name) = whole_range(ty);
     // `"Value [" + value + "]"`: a Double prints as Java prints it, a string term as its bytes.
     let out_of_range = || {
         let shown = match v {
@@ -106,8 +127,8 @@ fn whole(cx: &Context, v: &Value, ty: FieldType, strings: StringsAs) -> Result<W
         )))
     };
     let exact = match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.trim().parse::<i64>().ok(),
+        Value::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
+        Value::String(s) => s.trim().parse::<i128>().ok(),
         _ => None,
     };
     if let Some(i) = exact {
@@ -118,14 +139,14 @@ fn whole(cx: &Context, v: &Value, ty: FieldType, strings: StringsAs) -> Result<W
         };
     }
     let x = as_f64(cx, v)?;
-    // 2^63 itself is past a long (a double cannot hold i64::MAX).
+    // 2^63 itself is past a long, 2^64 past an unsigned long (a double holds neither maximum).
     if x.is_nan() || x < lo as f64 || x >= hi as f64 + 1.0 {
         return Err(out_of_range());
     }
     Ok(if x.fract() != 0.0 {
         Whole::Decimal(x)
     } else {
-        Whole::Exact(x as i64)
+        Whole::Exact(x as i128)
     })
 }
 
@@ -243,19 +264,11 @@ pub fn exact_bounds_of(
 ) -> Result<Option<(Bound<Term>, Bound<Term>)>> {
     use FieldType::*;
     let term = match fm.ty {
-        // `hasDecimalPart` comes first, and an infinite value has one (`Infinity % 1` is NaN).
-        Long | Integer | Short | Byte if as_f64(cx, v).is_ok_and(infinite) => return Ok(None),
-        Long | Integer | Short | Byte => match whole(cx, v, fm.ty, strings)? {
-            Whole::Exact(i) => Term::from_field_i64(f, i),
+        Long | Integer | Short | Byte | UnsignedLong if has_decimal_part(cx, v) => return Ok(None),
+        Long | Integer | Short | Byte | UnsignedLong => match whole(cx, v, fm.ty, strings)? {
+            Whole::Exact(i) => whole_term(f, fm.ty, i),
             Whole::Decimal(_) => return Ok(None),
         },
-        UnsignedLong => {
-            let x = as_f64(cx, v)?;
-            if x.fract() != 0.0 || x < 0.0 {
-                return Ok(None);
-            }
-            Term::from_field_u64(f, x as u64)
-        }
         Double | Float | HalfFloat | ScaledFloat => {
             let x = as_f64(cx, v)?;
             let x = if fm.ty == Float { x as f32 as f64 } else { x };
@@ -349,28 +362,26 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
     };
     use FieldType::*;
     let (lo, hi): (Bound<Term>, Bound<Term>) = match fm.ty {
-        Long | Integer | Short | Byte => {
+        Long | Integer | Short | Byte | UnsignedLong => {
             // Lucene's inclusive bounds: a decimal rounds inward, an exclusive whole bound
             // steps inward, and one that cannot step (past the type's end) matches nothing.
+            let (min, max, _) = whole_range(fm.ty);
             let bound =
                 |v: &Option<Value>, lower: bool, incl: bool| -> Result<Option<Bound<Term>>> {
                     let Some(v) = v else {
                         return Ok(Some(Bound::Unbounded));
                     };
                     let i = match whole(cx, v, fm.ty, StringsAs::Text)? {
-                        Whole::Decimal(x) if lower => x.ceil() as i64,
-                        Whole::Decimal(x) => x.floor() as i64,
+                        Whole::Decimal(x) if lower => x.ceil() as i128,
+                        Whole::Decimal(x) => x.floor() as i128,
                         Whole::Exact(i) if incl => i,
-                        Whole::Exact(i) if lower => match i.checked_add(1) {
-                            Some(i) => i,
-                            None => return Ok(None),
-                        },
-                        Whole::Exact(i) => match i.checked_sub(1) {
-                            Some(i) => i,
-                            None => return Ok(None),
-                        },
+                        Whole::Exact(i) if lower => i + 1,
+                        Whole::Exact(i) => i - 1,
                     };
-                    Ok(Some(Bound::Included(Term::from_field_i64(f, i))))
+                    if !(min..=max).contains(&i) {
+                        return Ok(None);
+                    }
+                    Ok(Some(Bound::Included(whole_term(f, fm.ty, i))))
                 };
             match (
                 bound(&r.from, true, r.include_lower)?,
@@ -379,22 +390,6 @@ pub fn range(cx: &Context, r: &RangeQuery) -> Result<Q> {
                 (Some(lo), Some(hi)) => (lo, hi),
                 _ => return Ok(none()),
             }
-        }
-        UnsignedLong => {
-            let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
-                Ok(match v {
-                    None => Bound::Unbounded,
-                    Some(v) => {
-                        let t = Term::from_field_u64(f, as_f64(cx, v)?.max(0.0) as u64);
-                        if incl {
-                            Bound::Included(t)
-                        } else {
-                            Bound::Excluded(t)
-                        }
-                    }
-                })
-            };
-            (b(&r.from, r.include_lower)?, b(&r.to, r.include_upper)?)
         }
         Double | Float | HalfFloat | ScaledFloat => {
             let b = |v: &Option<Value>, incl: bool| -> Result<Bound<Term>> {
