@@ -599,7 +599,8 @@ fn prune(
             // The doc's best case: what scored so far, the unprobed leaves at their bounds.
             let mut known: f64 = 0.0;
             let mut rest: f64 = 0.0;
-            if flat {
+            // Only the probes read them (a single term has none).
+            if flat && !probe.is_empty() {
                 known = vals.iter().map(|&v| v as f64).sum();
                 rest = probe.iter().map(|&i| bounds[i] as f64).sum();
             }
