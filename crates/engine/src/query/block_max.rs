@@ -479,6 +479,10 @@ fn prune(
         return;
     }
     let flat = tree.is_flat();
+    // A single term scores a candidate with one division; its bar on the division's
+    // denominator turns most candidates away without it.
+    let single = matches!(tree, Tree::Leaf(_)) && n == 1;
+    let mut bar = None;
     let mut vals = vec![0f32; n];
     let mut bounds = vec![0f32; n];
     let mut order: Vec<usize> = Vec::with_capacity(n);
@@ -486,6 +490,9 @@ fn prune(
     // Every doc below `upto` has been decided.
     let mut upto = start;
     'windows: loop {
+        if single {
+            bar = leaves[0].scorer.score_bar(threshold, MARGIN);
+        }
         let mut first = TERMINATED;
         for l in leaves.iter_mut() {
             if l.doc() < upto {
@@ -575,6 +582,13 @@ fn prune(
             if doc > end {
                 upto = end + 1;
                 continue 'windows;
+            }
+            if let Some(bar) = bar {
+                let l = &mut leaves[0];
+                if l.scorer.denominator() < bar {
+                    l.scorer.advance();
+                    continue;
+                }
             }
             vals.fill(0.0);
             for &i in &required {
@@ -781,6 +795,7 @@ mod tests {
                     .map(|_| format!("w{}", rng.skewed(40)))
                     .collect();
                 check(s, term(s, "body", &words[0]).as_ref());
+                check(s, &BoostedQuery::new(term(s, "title", &words[1]), 3.0));
                 let sum = |field: &str| -> Box<dyn Query> {
                     Box::new(SumQuery::new(
                         words.iter().map(|w| term(s, field, w)).collect(),

@@ -529,6 +529,23 @@ impl Scorer for LuceneTermScorer {
 }
 
 impl LuceneTermScorer {
+    /// `1 + freq * normInverse` of the current doc, below which its score cannot pass
+    /// `threshold` (see [`LuceneTermScorer::score_bar`]): the score without its division.
+    #[inline]
+    pub(crate) fn denominator(&self) -> f64 {
+        let inv = self.cache[self.norms.fieldnorm_id(self.doc()) as usize];
+        (1.0 + self.postings.term_freq() as f32 * inv) as f64
+    }
+
+    /// A `denominator` below which a doc scores at most `threshold`: `w - w / d > t` is
+    /// `d > w / (w - t)`, and the bar is taken for `t` lowered by `margin` times the weight, far
+    /// more than the few ulps the float score can be off by. `None` where no bar applies (no
+    /// threshold yet, or one the weight cannot pass, which the block bounds already decide).
+    pub(crate) fn score_bar(&self, threshold: Score, margin: f64) -> Option<f64> {
+        let (w, t) = (self.weight as f64, threshold as f64);
+        (self.scoring && t.is_finite() && t >= 0.0 && t < w).then(|| w / (w - t + w * margin))
+    }
+
     /// The score of a doc with this freq and norm (and an upper bound for docs with lower freqs
     /// or longer fields: every step of the float arithmetic is monotonic).
     #[inline]
