@@ -113,7 +113,6 @@ struct Shared {
 /// milliseconds, and wait on the disk) never poll. JS thread only: the atomics are Relaxed.
 struct Spin {
     handle: *mut UvHandle,
-    active: AtomicBool,
     /// The `uv_hrtime` past which the loop sleeps again.
     until: std::sync::atomic::AtomicU64,
 }
@@ -139,9 +138,8 @@ impl Spin {
         // SAFETY: JS thread, open handle (the caller holds the async handle's read lock).
         unsafe {
             self.until.store(uv_hrtime() + ns, Ordering::Relaxed);
-            if !self.active.swap(true, Ordering::Relaxed) {
-                uv_idle_start(self.handle, on_spin);
-            }
+            // A no-op on an active handle: libuv keeps whether it is.
+            uv_idle_start(self.handle, on_spin);
         }
     }
 
@@ -161,10 +159,8 @@ impl Spin {
 
     /// JS thread, handle open.
     unsafe fn stop(&self) {
-        if self.active.swap(false, Ordering::Relaxed) {
-            // SAFETY: as `touch`.
-            unsafe { uv_idle_stop(self.handle) };
-        }
+        // SAFETY: as `touch`; a no-op on a stopped handle.
+        unsafe { uv_idle_stop(self.handle) };
     }
 }
 
@@ -271,7 +267,6 @@ impl Completer {
                 released: AtomicBool::new(false),
                 spin: Spin {
                     handle: idle,
-                    active: AtomicBool::new(false),
                     until: std::sync::atomic::AtomicU64::new(0),
                 },
                 js: JsSide {
@@ -349,7 +344,6 @@ fn close(shared: &Shared) {
         // SAFETY: JS thread; no signal can follow (taken under the write lock), and no spin
         // starts once the handle is gone.
         unsafe {
-            shared.spin.active.store(false, Ordering::Relaxed);
             uv_close(shared.spin.handle, on_spin_closed);
             uv_close(h.0, on_closed);
         }

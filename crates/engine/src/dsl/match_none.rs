@@ -13,9 +13,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             _ => return Err(unsupported("match_none", k, v.pos)),
         }
     }
-    // The builder takes its boost before its name.
-    super::negative_boost::check(boost, || serde_json::json!({"match_none": {"boost": 1.0}}))?;
-    Ok(Query::MatchNone { boost })
+    super::negative_boost::checked(Query::MatchNone { boost })
 }
 
 #[cfg(test)]

@@ -65,6 +65,7 @@ fn render(q: &Query, boost: f64) -> Value {
             json!({"wildcard": w.value, "boost": boost}),
         ),
         Query::Exists { field, .. } => json!({"exists": {"field": field, "boost": boost}}),
+        Query::MatchNone { .. } => json!({"match_none": {"boost": boost}}),
         Query::Range(r) => {
             let mut body = Map::new();
             body.insert("from".into(), r.from.clone().unwrap_or(Value::Null));
@@ -93,6 +94,7 @@ fn own_boost(q: &Query) -> Option<f32> {
         | Query::Terms { boost, .. }
         | Query::Prefix { boost, .. }
         | Query::Exists { boost, .. }
+        | Query::MatchNone { boost }
         | Query::ConstantScore { boost, .. } => Some(*boost),
         Query::Wildcard(w) => Some(w.boost),
         Query::Range(r) => Some(r.boost),

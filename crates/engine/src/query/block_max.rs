@@ -481,7 +481,7 @@ fn prune(
     let flat = tree.is_flat();
     // A single term scores a candidate with one division; its bar on the division's
     // denominator turns most candidates away without it.
-    let single = matches!(tree, Tree::Leaf(_)) && n == 1;
+    let single = matches!(tree, Tree::Leaf(_));
     let mut bar = None;
     let mut vals = vec![0f32; n];
     let mut bounds = vec![0f32; n];

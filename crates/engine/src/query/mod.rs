@@ -372,7 +372,7 @@ fn term(cx: &Context, field: &str, value: &serde_json::Value, boost: f32, ci: bo
             ))
         }
         _ => Ok(
-            match values::exact_bounds_of(cx, f, fm, value, values::StringsAs::Bytes)? {
+            match values::exact_bounds(cx, f, fm, value, values::StringsAs::Bytes)? {
                 Some((lo, hi)) => {
                     let q = constant(values::exact_query(lo.clone(), hi.clone()), boost);
                     describe(cx, q, || {
@@ -453,7 +453,7 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
             let mut spans = Vec::new();
             for v in vals {
                 if let Some((lo, hi)) =
-                    values::exact_bounds_of(cx, f, fm, v, values::StringsAs::Bytes)?
+                    values::exact_bounds(cx, f, fm, v, values::StringsAs::Bytes)?
                 {
                     if cx.describe {
                         spans.push((lo.clone(), hi.clone()));

@@ -190,7 +190,8 @@ impl Opts<'_> {
                 values::boolean(cx, &Value::from(text))?,
             ))))),
             _ => Ok(Some(
-                match values::exact_bounds(cx, f, fm, &Value::from(text))? {
+                match values::exact_bounds(cx, f, fm, &Value::from(text), values::StringsAs::Text)?
+                {
                     Some((lo, hi)) => {
                         let text = cx
                             .describe

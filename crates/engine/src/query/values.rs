@@ -236,26 +236,15 @@ fn clamp_nanos_range(ms: i64) -> i64 {
     ms.clamp(-LIMIT, LIMIT)
 }
 
-/// An exact-value query on a numeric, date or ip field; `None` when the value cannot occur
-/// (a decimal on an integer field).
 /// The query matching `v` exactly on the field (a date: its whole rounding span), `None` where
 /// no value can (a fraction on an integer field).
 pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Option<super::Q>> {
-    Ok(exact_bounds_of(cx, f, fm, v, StringsAs::Bytes)?.map(|(lo, hi)| exact_query(lo, hi)))
+    Ok(exact_bounds(cx, f, fm, v, StringsAs::Bytes)?.map(|(lo, hi)| exact_query(lo, hi)))
 }
 
-/// The bounds of [`exact`]'s query: one term twice, or a date's rounding span.
+/// The bounds of [`exact`]'s query: one term twice, or a date's rounding span; a string value
+/// prints in failures as `strings` says.
 pub fn exact_bounds(
-    cx: &Context,
-    f: Field,
-    fm: &FieldMapping,
-    v: &Value,
-) -> Result<Option<(Bound<Term>, Bound<Term>)>> {
-    exact_bounds_of(cx, f, fm, v, StringsAs::Text)
-}
-
-/// [`exact_bounds`], a string value printing in failures as `strings` says.
-pub fn exact_bounds_of(
     cx: &Context,
     f: Field,
     fm: &FieldMapping,
