@@ -178,6 +178,16 @@ impl PruneNode {
 }
 
 impl PruneNode {
+    fn leaf_count(&self) -> usize {
+        match self {
+            PruneNode::Term(_) => 1,
+            PruneNode::Sum(c) | PruneNode::DisMax(c, _) => {
+                c.iter().map(PruneNode::leaf_count).sum()
+            }
+            PruneNode::Boost(n, _) => n.leaf_count(),
+        }
+    }
+
     fn terms<'a>(&'a self, out: &mut Vec<&'a Term>) {
         match self {
             PruneNode::Term(w) => out.push(w.term()),
@@ -404,9 +414,8 @@ pub(crate) fn for_each_above(
 }
 
 /// tantivy's `for_each_pruning` for a pruning tree: `callback` sees every doc scoring above
-/// the threshold it returns. While that threshold is minus infinity (the collector is still
-/// counting), docs come from `exhaustive`, the weight's ordinary scorer; from the first finite
-/// threshold on, from the pruned walk. Without a tree, every doc of `exhaustive` is judged.
+/// the threshold it returns, from the pruned walk (which, while that threshold is minus
+/// infinity, reports every match). Without a tree, every doc of `exhaustive` is judged.
 pub(crate) fn for_each_pruning(
     node: Option<&PruneNode>,
     exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,
@@ -415,47 +424,29 @@ pub(crate) fn for_each_pruning(
     callback: &mut dyn FnMut(DocId, Score) -> Score,
 ) -> tantivy::Result<()> {
     match node {
-        Some(node) => {
-            for_each_pruning_gated(node, exhaustive, reader, threshold, callback, |_| true)
-        }
+        Some(node) => for_each_pruning_gated(node, reader, threshold, callback, |_| true),
         None => for_each_above(exhaustive()?, threshold, callback),
     }
 }
 
-/// [`for_each_pruning`] where a doc of the pruned walk is reported only if `gate` admits it
-/// (asked in increasing doc order, only about docs scoring above the threshold); `exhaustive`
-/// applies the same condition itself.
+/// [`for_each_pruning`] on a tree, where a doc is reported only if `gate` admits it (asked in
+/// increasing doc order, only about docs scoring above the threshold).
+///
+/// The walk starts at once, even while the collector has no threshold yet: its first page
+/// fills from the walk's own docs, where opening the weight's union scorer for them cost as
+/// much again as the walk's set-up (a second term lookup and postings open per leaf, and a
+/// union's first 4,096-doc refill).
 pub(crate) fn for_each_pruning_gated(
     node: &PruneNode,
-    exhaustive: impl FnOnce() -> tantivy::Result<Box<dyn Scorer>>,
     reader: &SegmentReader,
     threshold: Score,
     callback: &mut dyn FnMut(DocId, Score) -> Score,
     gate: impl FnMut(DocId) -> bool,
 ) -> tantivy::Result<()> {
-    let mut threshold = threshold;
-    let mut start = 0;
-    if threshold == f32::NEG_INFINITY {
-        let mut scorer = exhaustive()?;
-        let mut doc = scorer.doc();
-        while doc != TERMINATED {
-            let score = scorer.score();
-            if score > threshold {
-                threshold = callback(doc, score);
-            }
-            doc = scorer.advance();
-            if threshold != f32::NEG_INFINITY {
-                break;
-            }
-        }
-        if doc == TERMINATED {
-            return Ok(());
-        }
-        start = doc;
-    }
-    let mut leaves = Vec::new();
+    // Sized up front: a leaf holds its postings' decoded block, about 2 KB to copy on a regrow.
+    let mut leaves = Vec::with_capacity(node.leaf_count());
     let tree = node.build(reader, 1.0, &mut leaves)?;
-    prune(&tree, &mut leaves, start, threshold, callback, gate);
+    prune(&tree, &mut leaves, threshold, callback, gate);
     Ok(())
 }
 
@@ -469,7 +460,6 @@ pub(crate) fn for_each_pruning_gated(
 fn prune(
     tree: &Tree,
     leaves: &mut [Leaf],
-    start: DocId,
     mut threshold: Score,
     callback: &mut dyn FnMut(DocId, Score) -> Score,
     mut gate: impl FnMut(DocId) -> bool,
@@ -488,7 +478,7 @@ fn prune(
     let mut order: Vec<usize> = Vec::with_capacity(n);
     let mut required: Vec<usize> = Vec::with_capacity(n);
     // Every doc below `upto` has been decided.
-    let mut upto = start;
+    let mut upto = 0;
     'windows: loop {
         if single {
             bar = leaves[0].scorer.score_bar(threshold, MARGIN);
@@ -528,9 +518,11 @@ fn prune(
             }
             bounds[i] = leaves[i].bound;
         }
-        // The leaves probed for a candidate, highest bound first.
+        // The other leaves with docs in the window, highest bound first. A bound of zero still
+        // counts: under a threshold below zero (none yet, or a page of zero scores) its docs
+        // compete.
         order.clear();
-        order.extend((0..n).filter(|i| bounds[*i] > 0.0 && !required.contains(i)));
+        order.extend((0..n).filter(|&i| leaves[i].doc() <= end && !required.contains(&i)));
         order.sort_unstable_by(|&a, &b| bounds[b].total_cmp(&bounds[a]));
         // Candidates from the essential leaves: `order[k..]` (the smallest bounds) cannot reach
         // the threshold alone.
@@ -545,9 +537,21 @@ fn prune(
                 }
                 k -= 1;
             }
+            vals.fill(0.0);
         } else {
             required.sort_unstable_by_key(|&i| leaves[i].scorer.size_hint());
         }
+        let (essential, probe) = if required.is_empty() {
+            order.split_at(k)
+        } else {
+            (&[][..], &order[..])
+        };
+        // The probed leaves' bounds together, for a flat tree's best case.
+        let probe_bounds: f64 = if flat {
+            probe.iter().map(|&i| bounds[i] as f64).sum()
+        } else {
+            0.0
+        };
         loop {
             let doc = if let Some((&lead, rest)) = required.split_first() {
                 let mut d = leaves[lead].doc();
@@ -573,7 +577,7 @@ fn prune(
                 }
                 d
             } else {
-                order[..k]
+                essential
                     .iter()
                     .map(|&i| leaves[i].doc())
                     .min()
@@ -590,34 +594,25 @@ fn prune(
                     continue;
                 }
             }
-            vals.fill(0.0);
+            // `vals` is all zeros here: each candidate clears what it set.
+            let mut known: f64 = 0.0;
             for &i in &required {
                 vals[i] = leaves[i].scorer.score();
+                known += vals[i] as f64;
             }
             if let Some(&lead) = required.first() {
                 leaves[lead].scorer.advance();
             }
-            let (essential, probed) = order.split_at(k);
-            for &i in essential.iter().filter(|_| required.is_empty()) {
+            for &i in essential {
                 let l = &mut leaves[i];
                 if l.doc() == doc {
                     vals[i] = l.scorer.score();
+                    known += vals[i] as f64;
                     l.scorer.advance();
                 }
             }
-            let probe = if required.is_empty() {
-                probed
-            } else {
-                &order[..]
-            };
             // The doc's best case: what scored so far, the unprobed leaves at their bounds.
-            let mut known: f64 = 0.0;
-            let mut rest: f64 = 0.0;
-            // Only the probes read them (a single term has none).
-            if flat && !probe.is_empty() {
-                known = vals.iter().map(|&v| v as f64).sum();
-                rest = probe.iter().map(|&i| bounds[i] as f64).sum();
-            }
+            let mut rest = probe_bounds;
             let mut alive = true;
             for (j, &i) in probe.iter().enumerate() {
                 let bound = if flat {
@@ -646,10 +641,18 @@ fn prune(
                 }
                 rest -= bounds[i] as f64;
             }
-            if !alive {
-                continue;
+            // A flat tree's score is its leaves' double sum in leaf order, as `Tree::eval`
+            // adds a sum's children (an absent term adding zero).
+            let score = if !alive {
+                f32::NEG_INFINITY
+            } else if flat {
+                vals.iter().map(|&v| v as f64).sum::<f64>() as f32
+            } else {
+                tree.eval(&vals)
+            };
+            for &i in required.iter().chain(essential).chain(probe) {
+                vals[i] = 0.0;
             }
-            let score = tree.eval(&vals);
             if score > threshold && gate(doc) {
                 let next = callback(doc, score);
                 if next != threshold {
@@ -815,6 +818,15 @@ mod tests {
                 check(s, &nested);
             }
         }
+    }
+
+    #[test]
+    fn zero_scores_are_reported_until_the_page_fills() {
+        let (_index, searcher) = index(11);
+        let s = &searcher;
+        check(s, &BoostedQuery::new(term(s, "body", "w3"), 0.0));
+        let zero: Box<dyn Query> = Box::new(BoostedQuery::new(term(s, "title", "w1"), 0.0));
+        check(s, &SumQuery::new(vec![zero, term(s, "body", "w30")]));
     }
 
     #[test]

@@ -237,14 +237,7 @@ impl Weight for FilteredWeight {
             return block_max::for_each_above(self.scorer(reader, 1.0)?, threshold, callback);
         };
         let mut gate = Gate::new(self, reader)?;
-        block_max::for_each_pruning_gated(
-            node,
-            || self.scorer(reader, 1.0),
-            reader,
-            threshold,
-            callback,
-            |doc| gate.admits(doc),
-        )
+        block_max::for_each_pruning_gated(node, reader, threshold, callback, |doc| gate.admits(doc))
     }
 }
 
