@@ -57,6 +57,8 @@ pub enum ErrorKind {
     OpenSearch,
     /// Java's `ClassCastException`, which OpenSearch lets surface from some field-data casts.
     ClassCast,
+    /// Lucene's `IndexSearcher.TooManyClauses`: a rewrite past the clause limit.
+    TooManyClauses,
     Internal,
 }
 
@@ -105,6 +107,7 @@ impl ErrorKind {
             UnsupportedOperation => ("unsupported_operation_exception", 500),
             OpenSearch => ("exception", 500),
             ClassCast => ("class_cast_exception", 500),
+            TooManyClauses => ("too_many_clauses", 500),
             Internal => ("exception", 500),
         }
     }
@@ -155,6 +158,7 @@ impl ErrorKind {
             Timeout => "java.util.concurrent.TimeoutException",
             UnsupportedOperation => "java.lang.UnsupportedOperationException",
             ClassCast => "java.lang.ClassCastException",
+            TooManyClauses => "org.apache.lucene.search.IndexSearcher$TooManyClauses",
             OpenSearch | Internal => "org.opensearch.OpenSearchException",
         }
     }

@@ -264,18 +264,29 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             boost,
             case_insensitive,
             rewrite,
-        } => {
-            multi_term::check_rewrite(cx, rewrite.as_deref(), multi_term::constant_rewrite)?;
-            prefix(cx, field, value, *boost, *case_insensitive)?
-        }
+        } => match multi_term::check_rewrite(cx, rewrite.as_deref(), multi_term::runs_rewrite)? {
+            Some(r) if !multi_term::constant_rewrite(r) => {
+                let re = prefix_regex(value, *case_insensitive);
+                let text =
+                    (!*case_insensitive && field != "_id").then(|| format!("{field}:{value}*"));
+                scored_multi_term(cx, "prefix", field, &re, r, *boost, text)?
+            }
+            _ => prefix(cx, field, value, *boost, *case_insensitive)?,
+        },
         Ast::Bool(b) => bool_query(cx, b)?,
         Ast::Match(m) => text::match_query(cx, m)?,
         Ast::MatchBoolPrefix(m) => text::match_bool_prefix(cx, m)?,
         Ast::MatchPhrase(p) => text::match_phrase(cx, p)?,
         Ast::MultiMatch(m) => text::multi_match(cx, m)?,
         Ast::Wildcard(w) => {
-            multi_term::check_rewrite(cx, w.rewrite.as_deref(), multi_term::constant_rewrite)?;
+            let rewrite =
+                multi_term::check_rewrite(cx, w.rewrite.as_deref(), multi_term::runs_rewrite)?;
             let re = multi_term::wildcard_regex(&w.value);
+            if let Some(r) = rewrite.filter(|r| !multi_term::constant_rewrite(*r)) {
+                let re = case_folded(&re, w.case_insensitive);
+                let text = (!w.case_insensitive).then(|| format!("{}:{}", w.field, w.value));
+                return scored_multi_term(cx, "wildcard", &w.field, &re, r, w.boost, text);
+            }
             let q = multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?;
             describe(cx, q, || {
                 (!w.case_insensitive)
@@ -283,9 +294,15 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             })
         }
         Ast::Regexp(r) => {
-            match multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::constant_rewrite)
-                .map(|_| multi_term::lucene_regex(&r.value))?
-            {
+            let rewrite =
+                multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::runs_rewrite)?;
+            match multi_term::lucene_regex(&r.value) {
+                Some(re) if rewrite.is_some_and(|m| !multi_term::constant_rewrite(m)) => {
+                    let re = case_folded(&re, r.case_insensitive);
+                    let text = (!r.case_insensitive).then(|| format!("{}:/{}/", r.field, r.value));
+                    let m = rewrite.expect("a scoring rewrite");
+                    return scored_multi_term(cx, "regexp", &r.field, &re, m, r.boost, text);
+                }
                 Some(re) => {
                     let q =
                         multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
@@ -545,7 +562,7 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
             None => return Ok(none()),
         }
     };
-    let re = format!("{}{}.*", if ci { "(?i)" } else { "" }, regex_escape(value));
+    let re = prefix_regex(value, ci);
     let q = if doc_values && !ci {
         constant(
             Box::new(constant::KeywordPrefixQuery::new(field, value, f, re)),
@@ -559,6 +576,56 @@ fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Resul
     }))
 }
 
+fn prefix_regex(value: &str, ci: bool) -> String {
+    case_folded(&format!("{}.*", regex_escape(value)), ci)
+}
+
+fn case_folded(re: &str, ci: bool) -> String {
+    if ci {
+        format!("(?i){re}")
+    } else {
+        re.to_string()
+    }
+}
+
+/// The field a prefix, wildcard or regexp runs on: `_id`, or a mapped keyword or text field
+/// (`None` when unmapped: the query matches nothing).
+fn multi_term_field(cx: &Context, kind: &str, field: &str) -> Result<Option<Field>> {
+    if field == "_id" {
+        return Ok(Some(cx.id_field()));
+    }
+    match cx.field(field) {
+        Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => Ok(Some(f)),
+        Some((_, fm)) => Err(cx.shard_error(format!(
+            "Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{}]",
+            fm.ty.name()
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// A prefix, wildcard or regexp under a rewrite that scores its terms
+/// (`multi_term::scoring_rewrite`), labelled with the query's own Lucene text.
+fn scored_multi_term(
+    cx: &Context,
+    kind: &str,
+    field: &str,
+    re: &str,
+    rewrite: multi_term::Rewrite,
+    boost: f32,
+    text: Option<String>,
+) -> Result<Q> {
+    let Some(f) = multi_term_field(cx, kind, field)? else {
+        return Ok(none());
+    };
+    let q = multi_term::scoring_rewrite(cx, f, re, rewrite)?;
+    let q = match text {
+        Some(t) if cx.parsed => label(cx, q, || t),
+        _ => q,
+    };
+    Ok(boosted(q, boost))
+}
+
 /// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
 fn multi_term_leaf(
     cx: &Context,
@@ -568,26 +635,10 @@ fn multi_term_leaf(
     ci: bool,
     boost: f32,
 ) -> Result<Q> {
-    let f = if field == "_id" {
-        cx.id_field()
-    } else {
-        match cx.field(field) {
-            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => f,
-            Some((_, fm)) => {
-                return Err(cx.shard_error(format!(
-                    "Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{}]",
-                    fm.ty.name()
-                )))
-            }
-            None => return Ok(none()),
-        }
+    let Some(f) = multi_term_field(cx, kind, field)? else {
+        return Ok(none());
     };
-    let re = if ci {
-        format!("(?i){re}")
-    } else {
-        re.to_string()
-    };
-    multi_term::regex_query(f, &re, boost)
+    multi_term::regex_query(f, &case_folded(re, ci), boost)
 }
 
 fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {

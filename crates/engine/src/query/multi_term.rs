@@ -1,8 +1,10 @@
 //! Multi-term leaves: `wildcard`, `regexp` (Lucene's syntaxes translated to tantivy's regex
-//! automaton; constant score, as the default `constant_score` rewrite) and `fuzzy`, scored as
+//! automaton; constant score, as the default `constant_score` rewrite, or their terms scored
+//! under the rewrites that score, `scoring_rewrite`) and `fuzzy`, scored as
 //! Lucene's `TopTermsBlendedFreqScoringRewrite`: the top `max_expansions` terms by similarity,
 //! each a BM25 term leaf boosted by `1 - edits / min(len)` with the largest doc freq of them all.
 
+use super::lucene_string;
 use super::lucene_term::LuceneTermQuery;
 use super::{constant, none, Context, Q};
 use crate::error::{Error, Result};
@@ -202,6 +204,84 @@ fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q
     Ok(Box::new(super::combine::SumQuery::new(clauses)))
 }
 
+/// `indices.query.bool.max_clause_count`'s default: the most terms a scoring rewrite may
+/// turn into clauses (Lucene's `IndexSearcher.getMaxClauseCount`).
+const MAX_CLAUSE_COUNT: usize = 1024;
+
+/// The terms of `f` that `regex` matches in any segment, in term order, as a multi-term query
+/// enumerates the shard's terms for its rewrite.
+fn matching_terms(cx: &Context, f: Field, regex: &str) -> Result<Vec<Term>> {
+    let automaton = tantivy_fst::Regex::new(regex)
+        .map_err(|e| Error::illegal_argument(format!("invalid regular expression: {e}")))?;
+    let mut found: std::collections::BTreeSet<Vec<u8>> = Default::default();
+    for reader in cx.searcher.segment_readers() {
+        let inverted = reader.inverted_index(f)?;
+        let mut stream = inverted.terms().search(&automaton).into_stream()?;
+        while stream.advance() {
+            found.insert(stream.key().to_vec());
+        }
+    }
+    Ok(found
+        .into_iter()
+        .filter_map(|k| String::from_utf8(k).ok())
+        .map(|t| Term::from_field_text(f, &t))
+        .collect())
+}
+
+/// A prefix, wildcard or regexp (as tantivy's regex) under a rewrite that scores: Lucene's
+/// `SCORING_BOOLEAN_REWRITE` (every term a BM25 term clause, refused past the clause limit) and
+/// its `TopTermsRewrite` family, which keep the best N terms. Each term of these queries has
+/// the same boost, 1, so the best are the N first in term order; `top_terms_N` scores them as
+/// BM25 term clauses, `top_terms_boost_N` as constants of 1, and `top_terms_blended_freqs_N`
+/// as BM25 term clauses sharing their largest doc freq. A sum, as Lucene's boolean of SHOULD
+/// clauses scores; one term is that term's clause, as Lucene's boolean of one rewrites.
+pub fn scoring_rewrite(cx: &Context, f: Field, regex: &str, rewrite: Rewrite) -> Result<Q> {
+    let mut terms = matching_terms(cx, f, regex)?;
+    match rewrite {
+        Rewrite::ScoringBoolean if terms.len() > MAX_CLAUSE_COUNT => {
+            // Thrown as the shard rewrites, not as it builds the query: a bare shard failure.
+            return Err(Error::new(
+                crate::error::ErrorKind::TooManyClauses,
+                format!("maxClauseCount is set to {MAX_CLAUSE_COUNT}"),
+            ));
+        }
+        Rewrite::TopTerms(n) | Rewrite::TopTermsBoost(n) | Rewrite::TopTermsBlendedFreqs(n) => {
+            terms.truncate((n.max(0) as usize).min(MAX_CLAUSE_COUNT))
+        }
+        _ => {}
+    }
+    let blended = match rewrite {
+        Rewrite::TopTermsBlendedFreqs(_) => {
+            let mut max_df = 0;
+            for t in &terms {
+                max_df = max_df.max(cx.searcher.doc_freq(t)?);
+            }
+            Some(max_df)
+        }
+        _ => None,
+    };
+    let clause = |t: Term| -> Q {
+        let q = LuceneTermQuery::new(t);
+        match (rewrite, blended) {
+            // Lucene's `ConstantScoreQuery` of the term, which prints as one.
+            (Rewrite::TopTermsBoost(_), _) => {
+                let term = lucene_string::term_string(cx.searcher.schema(), q.term());
+                super::describe(cx, constant(Box::new(q), 1.0), || {
+                    Some(lucene_string::plain(format!("ConstantScore({term})")))
+                })
+            }
+            (_, Some(df)) => Box::new(q.with_doc_freq(df)),
+            _ => Box::new(q),
+        }
+    };
+    let mut clauses: Vec<Q> = terms.into_iter().map(clause).collect();
+    Ok(match clauses.len() {
+        0 => none(),
+        1 => clauses.remove(0),
+        _ => Box::new(super::combine::SumQuery::new(clauses)),
+    })
+}
+
 /// A multi-term query's `rewrite`, as OpenSearch's `QueryParsers.parseRewriteMethod` reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Rewrite {
@@ -265,9 +345,15 @@ pub fn check_rewrite(
     Ok(Some(r))
 }
 
-/// The rewrites that score a prefix, wildcard or regexp as Quarry does: a constant.
+/// The rewrites that score a prefix, wildcard or regexp as a constant.
 pub fn constant_rewrite(r: Rewrite) -> bool {
     matches!(r, Rewrite::ConstantScore | Rewrite::ConstantScoreBoolean)
+}
+
+/// The rewrites Quarry runs on a prefix, wildcard or regexp: all but a top-terms size below 1
+/// (OpenSearch fails those with a null pointer exception).
+pub fn runs_rewrite(r: Rewrite) -> bool {
+    !matches!(r, Rewrite::TopTerms(n) | Rewrite::TopTermsBoost(n) | Rewrite::TopTermsBlendedFreqs(n) if n < 1)
 }
 
 /// What a fuzzy query on `text` rewrites to: the best `max_expansions` terms of the

@@ -103,7 +103,12 @@ pub fn phase_failure(phase: &str, reason: &str, failures: &[ShardFailure]) -> Er
     // OpenSearch exception that prints it twice. "Partial shards failure" is raised without
     // a cause.
     let all_failed = reason == "all shards failed";
-    if all_failed && matches!(e.kind, ErrorKind::IllegalArgument | ErrorKind::NumberFormat) {
+    if all_failed
+        && matches!(
+            e.kind,
+            ErrorKind::IllegalArgument | ErrorKind::NumberFormat | ErrorKind::TooManyClauses
+        )
+    {
         out = out.caused_by(e.clone().caused_by(e.clone()));
     } else if all_failed && !std::ptr::eq(e.root_cause(), e) {
         out = out.caused_by(e.root_cause().clone());
