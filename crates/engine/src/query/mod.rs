@@ -264,8 +264,12 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             boost,
             case_insensitive,
             rewrite,
-        } => match multi_term::check_rewrite(cx, rewrite.as_deref(), multi_term::runs_rewrite)? {
-            Some(r) if !multi_term::constant_rewrite(r) => {
+        } => match multi_term::scoring(multi_term::check_rewrite(
+            cx,
+            rewrite.as_deref(),
+            multi_term::runs_rewrite,
+        )?) {
+            Some(r) => {
                 let re = prefix_regex(value, *case_insensitive);
                 let text =
                     (!*case_insensitive && field != "_id").then(|| format!("{field}:{value}*"));
@@ -282,7 +286,7 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             let rewrite =
                 multi_term::check_rewrite(cx, w.rewrite.as_deref(), multi_term::runs_rewrite)?;
             let re = multi_term::wildcard_regex(&w.value);
-            if let Some(r) = rewrite.filter(|r| !multi_term::constant_rewrite(*r)) {
+            if let Some(r) = multi_term::scoring(rewrite) {
                 let re = case_folded(&re, w.case_insensitive);
                 let text = (!w.case_insensitive).then(|| format!("{}:{}", w.field, w.value));
                 return scored_multi_term(cx, "wildcard", &w.field, &re, r, w.boost, text);
@@ -296,14 +300,16 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Regexp(r) => {
             let rewrite =
                 multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::runs_rewrite)?;
-            match multi_term::lucene_regex(&r.value) {
-                Some(re) if rewrite.is_some_and(|m| !multi_term::constant_rewrite(m)) => {
+            match (
+                multi_term::lucene_regex(&r.value),
+                multi_term::scoring(rewrite),
+            ) {
+                (Some(re), Some(m)) => {
                     let re = case_folded(&re, r.case_insensitive);
                     let text = (!r.case_insensitive).then(|| format!("{}:/{}/", r.field, r.value));
-                    let m = rewrite.expect("a scoring rewrite");
                     return scored_multi_term(cx, "regexp", &r.field, &re, m, r.boost, text);
                 }
-                Some(re) => {
+                (Some(re), None) => {
                     let q =
                         multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
                     describe(cx, q, || {
@@ -311,7 +317,7 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
                             .then(|| lucene_string::plain(format!("{}:/{}/", r.field, r.value)))
                     })
                 }
-                None => none(),
+                (None, _) => none(),
             }
         }
         Ast::Fuzzy(fz) => fuzzy(cx, fz)?,
@@ -546,22 +552,12 @@ fn exists_description(cx: &Context, f: Field, field: &str, wrapped: bool) -> con
 }
 
 fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {
-    let (f, doc_values) = if field == "_id" {
-        (cx.id_field(), false)
-    } else {
-        match cx.field(field) {
-            Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => {
-                (f, fm.ty == FieldType::Keyword && fm.index && fm.doc_values)
-            }
-            Some((_, fm)) => {
-                return Err(cx.shard_error(format!(
-                    "Can only use prefix queries on keyword and text fields - not on [{field}] which is of type [{}]",
-                    fm.ty.name()
-                )))
-            }
-            None => return Ok(none()),
-        }
+    let Some(f) = multi_term_field(cx, "prefix", field)? else {
+        return Ok(none());
     };
+    let doc_values = cx.field(field).is_some_and(|(_, fm)| {
+        fm.ty == FieldType::Keyword && fm.index && fm.doc_values && field != "_id"
+    });
     let re = prefix_regex(value, ci);
     let q = if doc_values && !ci {
         constant(

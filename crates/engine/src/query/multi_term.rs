@@ -346,8 +346,13 @@ pub fn check_rewrite(
 }
 
 /// The rewrites that score a prefix, wildcard or regexp as a constant.
-pub fn constant_rewrite(r: Rewrite) -> bool {
+fn constant_rewrite(r: Rewrite) -> bool {
     matches!(r, Rewrite::ConstantScore | Rewrite::ConstantScoreBoolean)
+}
+
+/// The rewrite when it scores the terms (`scoring_rewrite`); `None` for a constant one.
+pub fn scoring(r: Option<Rewrite>) -> Option<Rewrite> {
+    r.filter(|r| !constant_rewrite(*r))
 }
 
 /// The rewrites Quarry runs on a prefix, wildcard or regexp: all but a top-terms size below 1
