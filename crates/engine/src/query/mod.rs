@@ -275,7 +275,7 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
                     (!*case_insensitive && field != "_id").then(|| format!("{field}:{value}*"));
                 scored_multi_term(cx, "prefix", field, &re, r, *boost, text)?
             }
-            _ => prefix(cx, field, value, *boost, *case_insensitive)?,
+            None => prefix(cx, field, value, *boost, *case_insensitive)?,
         },
         Ast::Bool(b) => bool_query(cx, b)?,
         Ast::Match(m) => text::match_query(cx, m)?,
@@ -286,38 +286,20 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             let rewrite =
                 multi_term::check_rewrite(cx, w.rewrite.as_deref(), multi_term::runs_rewrite)?;
             let re = multi_term::wildcard_regex(&w.value);
-            if let Some(r) = multi_term::scoring(rewrite) {
-                let re = case_folded(&re, w.case_insensitive);
-                let text = (!w.case_insensitive).then(|| format!("{}:{}", w.field, w.value));
-                return scored_multi_term(cx, "wildcard", &w.field, &re, r, w.boost, text);
-            }
-            let q = multi_term_leaf(cx, "wildcard", &w.field, &re, w.case_insensitive, w.boost)?;
-            describe(cx, q, || {
-                (!w.case_insensitive)
-                    .then(|| lucene_string::plain(format!("{}:{}", w.field, w.value)))
-            })
+            let text = || format!("{}:{}", w.field, w.value);
+            let (ci, boost) = (w.case_insensitive, w.boost);
+            pattern_query(cx, "wildcard", &w.field, &re, ci, rewrite, boost, text)?
         }
         Ast::Regexp(r) => {
             let rewrite =
                 multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::runs_rewrite)?;
-            match (
-                multi_term::lucene_regex(&r.value),
-                multi_term::scoring(rewrite),
-            ) {
-                (Some(re), Some(m)) => {
-                    let re = case_folded(&re, r.case_insensitive);
-                    let text = (!r.case_insensitive).then(|| format!("{}:/{}/", r.field, r.value));
-                    return scored_multi_term(cx, "regexp", &r.field, &re, m, r.boost, text);
+            match multi_term::lucene_regex(&r.value) {
+                Some(re) => {
+                    let text = || format!("{}:/{}/", r.field, r.value);
+                    let (ci, boost) = (r.case_insensitive, r.boost);
+                    pattern_query(cx, "regexp", &r.field, &re, ci, rewrite, boost, text)?
                 }
-                (Some(re), None) => {
-                    let q =
-                        multi_term_leaf(cx, "regexp", &r.field, &re, r.case_insensitive, r.boost)?;
-                    describe(cx, q, || {
-                        (!r.case_insensitive)
-                            .then(|| lucene_string::plain(format!("{}:/{}/", r.field, r.value)))
-                    })
-                }
-                (None, _) => none(),
+                None => none(),
             }
         }
         Ast::Fuzzy(fz) => fuzzy(cx, fz)?,
@@ -620,6 +602,29 @@ fn scored_multi_term(
         _ => q,
     };
     Ok(boosted(q, boost))
+}
+
+/// A wildcard or regexp (already a tantivy regex): its terms scored under a scoring rewrite,
+/// else a constant. `text` is its Lucene string, which a case-insensitive one does not print.
+#[allow(clippy::too_many_arguments)]
+fn pattern_query(
+    cx: &Context,
+    kind: &str,
+    field: &str,
+    re: &str,
+    ci: bool,
+    rewrite: Option<multi_term::Rewrite>,
+    boost: f32,
+    text: impl FnOnce() -> String,
+) -> Result<Q> {
+    if let Some(r) = multi_term::scoring(rewrite) {
+        let re = case_folded(re, ci);
+        return scored_multi_term(cx, kind, field, &re, r, boost, (!ci).then(text));
+    }
+    let q = multi_term_leaf(cx, kind, field, re, ci, boost)?;
+    Ok(describe(cx, q, || {
+        (!ci).then(|| lucene_string::plain(text()))
+    }))
 }
 
 /// A wildcard or regexp (already a tantivy regex) on a keyword or text field, constant score.
