@@ -67,6 +67,9 @@ class PipelineRequest implements ActionRequest {
 }
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
+// Bodies from this size on are handed back to the engine once written (`Engine.recycle`);
+// smaller ones cost V8 little and the GC takes them.
+const RECYCLE_MIN_BYTES = 4096;
 const TEXT_TYPE = 'text/plain; charset=UTF-8';
 
 function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, errorTrace: boolean, pretty: boolean): void {
@@ -144,14 +147,16 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       const result = spec.run ? spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node) : node.engine.execute(engineAction, params, body);
       if (!(result instanceof Promise)) {
         node.tasks.unregister(t);
-        respond(request, reply, result, query, params, opaqueId, pretty);
+        respond(request, reply, result, query, params, opaqueId, pretty, false);
         return;
       }
+      // A body straight from the engine is this response's alone; one a `run` made may be kept.
+      const ownBody = spec.run === undefined;
       result.then(
         (r) => {
           node.tasks.unregister(t);
           try {
-            respond(request, reply, r, query, params, opaqueId, pretty);
+            respond(request, reply, r, query, params, opaqueId, pretty, ownBody);
           } catch (err) {
             sendError(request, reply, err, errorTrace, pretty);
           }
@@ -177,6 +182,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     params: EngineParams,
     opaqueId: string | undefined,
     pretty: boolean,
+    ownBody: boolean,
   ): void => {
     reply.code(result.status);
     if (opaqueId !== undefined) reply.header('X-Opaque-Id', opaqueId);
@@ -191,7 +197,15 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     reply.header('content-type', isText ? TEXT_TYPE : JSON_TYPE);
     const filterPath = query.filter_path;
     const preShaped = spec.prettyByDefault === true && filterPath === undefined;
-    reply.send(isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath }));
+    const body = isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath });
+    reply.send(body);
+    if (ownBody && body === result.body && body.length >= RECYCLE_MIN_BYTES) {
+      // Written through to the socket as a rule; a body still queued behind a slow reader is
+      // freed once the response finishes (or left to the GC if the connection drops first).
+      const raw = reply.raw;
+      if (raw.writableFinished) node.engine.recycle(body);
+      else raw.once('finish', () => node.engine.recycle(body));
+    }
   };
 
   for (const r of spec.routes) {

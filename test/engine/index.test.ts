@@ -62,3 +62,28 @@ describe('request bodies', () => {
     await expect(engine.execute('indices:data/write/bulk', { index: 'flowers' }, [own('{}'), 'nope'] as unknown as Buffer[])).rejects.toThrow(/Buffer/);
   });
 });
+
+describe('response bodies', () => {
+  it('frees a recycled body when the next call settles, and leaves what shares memory alone', async () => {
+    const search = () => engine.execute('indices:data/read/search', { index: 'flowers' }, Buffer.from('{"query":{"match_all":{}}}'));
+    const first = await search();
+    const text = first.body.toString();
+    expect(JSON.parse(text).hits.total.value).toBe(2);
+    const kept = first.body.subarray(0, 10);
+    const backing = own(text);
+    const slice = backing.subarray(1);
+    const pooled = Buffer.from('{}');
+    engine.recycle(first.body);
+    engine.recycle(slice);
+    engine.recycle(pooled);
+    expect(first.body.toString()).toBe(text); // nothing is freed before the next settle
+    const second = await search();
+    expect(first.body.length).toBe(0);
+    expect(first.body.buffer.byteLength).toBe(0);
+    expect(kept.length).toBe(0); // a view on the freed memory is emptied too, never dangling
+    expect(backing.toString()).toBe(text);
+    expect(slice.toString()).toBe(text.slice(1));
+    expect(pooled.toString()).toBe('{}');
+    expect(second.body.toString()).toBe(text);
+  });
+});

@@ -145,8 +145,23 @@ unsafe fn detach_if_whole(env: sys::napi_env, c: &Chunk) {
     // SAFETY: JS thread (caller), valid env and reference, out-pointers valid.
     unsafe {
         let mut value = ptr::null_mut();
-        if sys::napi_get_reference_value(env, c.reference, &mut value) != sys::Status::napi_ok
-            || value.is_null()
+        if sys::napi_get_reference_value(env, c.reference, &mut value) == sys::Status::napi_ok
+            && !value.is_null()
+        {
+            detach_whole_buffer(env, value);
+        }
+    }
+}
+
+/// JS thread: detaches `value`'s ArrayBuffer when `value` is a Buffer spanning all of it (its
+/// memory is freed at once and leaves V8's count of external memory); anything else (a pooled
+/// Buffer, a slice, not a Buffer at all) is left to the GC.
+pub(crate) unsafe fn detach_whole_buffer(env: sys::napi_env, value: sys::napi_value) {
+    // SAFETY: JS thread (caller), valid env and value, out-pointers valid.
+    unsafe {
+        let mut is_typedarray = false;
+        if sys::napi_is_typedarray(env, value, &mut is_typedarray) != sys::Status::napi_ok
+            || !is_typedarray
         {
             return;
         }

@@ -19,6 +19,7 @@
 //! the thread N-API and libuv allow it on, noted per function.
 #![allow(unsafe_code)]
 
+use crate::spent::Spent;
 use napi::bindgen_prelude::*;
 use napi::sys;
 use std::ffi::{c_int, c_void};
@@ -83,6 +84,7 @@ struct JsSide {
     resource: sys::napi_ref,
     context: sys::napi_async_context,
     cleanup: sys::napi_async_cleanup_hook_handle,
+    spent: Spent,
 }
 // SAFETY: only read on the JS thread (the async callback, the engine's finalizer, teardown).
 unsafe impl Send for JsSide {}
@@ -259,6 +261,7 @@ impl Completer {
             }
             // Polling must not keep the loop alive by itself; the async handle does that.
             uv_unref(idle);
+            let spent = Spent::new(raw_env)?;
             let mut shared = Arc::new(Shared {
                 handle: RwLock::new(Some(Handle(handle))),
                 queue: Mutex::new(Vec::new()),
@@ -274,6 +277,7 @@ impl Completer {
                     resource: resource_ref,
                     context,
                     cleanup: ptr::null_mut(),
+                    spent,
                 },
             });
             let mut cleanup = ptr::null_mut();
@@ -289,6 +293,16 @@ impl Completer {
             (*idle).data = Arc::as_ptr(&shared) as *mut c_void;
             (*handle).data = Arc::into_raw(shared.clone()) as *mut c_void;
             Ok(Completer { shared })
+        }
+    }
+
+    /// JS thread: the array the TS layer pushes written response bodies onto (`spent.rs`).
+    pub fn spent<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        // SAFETY: JS thread; the reference lives as long as the engine, and the value is one of
+        // this env's, made in the caller's scope.
+        unsafe {
+            let array = self.shared.js.spent.array(env.raw())?;
+            Ok(Unknown::from_raw_unchecked(env.raw(), array))
         }
     }
 
@@ -408,6 +422,7 @@ unsafe extern "C" fn on_signal(handle: *mut UvHandle) {
         let mut cb_scope = ptr::null_mut();
         let opened = sys::napi_open_callback_scope(env, resource, shared.js.context, &mut cb_scope)
             == sys::Status::napi_ok;
+        shared.js.spent.drain(env);
         let n = batch.len();
         let reads = batch.iter().filter(|d| d.read).count();
         shared.reads.fetch_sub(reads, Ordering::Relaxed);
@@ -475,6 +490,7 @@ unsafe extern "C" fn on_closed(handle: *mut UvHandle) {
         if shared.released.load(Ordering::Acquire) {
             sys::napi_async_destroy(shared.js.env, shared.js.context);
             sys::napi_delete_reference(shared.js.env, shared.js.resource);
+            shared.js.spent.delete(shared.js.env);
         }
     }
 }

@@ -4,6 +4,7 @@
 
 mod body;
 mod completion;
+mod spent;
 
 use body::LentBody;
 use completion::{Completer, Outcome};
@@ -53,6 +54,13 @@ impl Engine {
     #[napi(getter)]
     pub fn cluster_uuid(&self) -> String {
         self.node.cluster_uuid.clone()
+    }
+
+    /// Response bodies the caller has written and will not read again: push them here and the
+    /// next settle frees them (`spent.rs`). The same array every time.
+    #[napi(getter, ts_return_type = "Buffer[]")]
+    pub fn spent<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        self.completer.spent(env)
     }
 
     /// Runs one action. `params` is a JSON object of path and query parameters; `body` the raw
