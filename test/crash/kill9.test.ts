@@ -408,9 +408,9 @@ describe('kill -9 during concurrent bulk writes', () => {
 
   it(`keeps every acknowledged write across ${ROUNDS} kills and a torn translog tail (seed ${SEED})`, async () => {
     const model = new Model();
-    const started = Date.now();
     for (let round = 1; round <= ROUNDS; round++) {
       const ackedBefore = model.acked;
+      const started = Date.now();
       const halt = { stop: false };
       const workers = [
         ...Array.from({ length: WRITERS }, (_, w) => writer(server, model, w, round, halt)),
@@ -420,7 +420,7 @@ describe('kill -9 during concurrent bulk writes', () => {
       const deadline = Date.now() + randInt(300, 1500);
       while (Date.now() < deadline || model.acked - ackedBefore < 20) {
         await sleep(10);
-        if (Date.now() - started > 40_000) throw new Error(`no progress: ${server.output()}`);
+        if (Date.now() - started > 40_000) throw new Error(`no progress in round ${round}: ${server.output()}`);
       }
       if (round % 2 === 0) {
         // Every other round the kill lands while a commit is under way: a refresh (or a force
