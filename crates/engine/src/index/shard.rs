@@ -647,10 +647,7 @@ impl Shard {
         let mut prepared = w.writer.prepare_commit()?;
         prepared.set_payload(&serde_json::json!({ "max_seq_no": w.max_seq_no }).to_string());
         prepared.commit()?;
-        {
-            let r = self.reader.read();
-            r.0.reload()?;
-        }
+        self.reload_reader()?;
         self.live.write().clear();
         w.translog.roll_and_trim()?;
         self.unsynced.store(false, Ordering::Release);
@@ -769,7 +766,7 @@ impl Shard {
         if result.is_ok() {
             // Searches move to the merged segment (tantivy saved it with the last commit's
             // payload), and what it makes possible may merge next.
-            if let Err(e) = self.reader.read().0.reload() {
+            if let Err(e) = self.reload_reader() {
                 log::warn!("shard [{}]: reload after merge: {e}", self.dir.display());
             }
             if let Some(w) = self.writer.lock().as_mut() {
@@ -872,7 +869,7 @@ impl Shard {
         if flush {
             self.flush()
         } else {
-            self.reader.read().0.reload()?;
+            self.reload_reader()?;
             Ok(())
         }
     }
@@ -944,6 +941,13 @@ impl Shard {
 
     pub fn searcher(&self) -> tantivy::Searcher {
         self.reader.read().0.searcher()
+    }
+
+    /// Searches see the last commit; columns kept open for the readers it replaced are let go.
+    fn reload_reader(&self) -> tantivy::Result<()> {
+        self.reader.read().0.reload()?;
+        crate::search::seq_column::sweep();
+        Ok(())
     }
 
     pub fn doc_count(&self) -> u64 {

@@ -10,6 +10,7 @@ pub mod fetch_fields;
 pub mod highlight;
 pub mod raw_source;
 pub mod request;
+pub(crate) mod seq_column;
 mod shard_order;
 pub mod sort;
 mod stored_hit;
@@ -166,11 +167,7 @@ fn terminate_after_cut(
     }
     let collector =
         TopDocs::with_limit(limit as usize).tweak_score(|r: &tantivy::SegmentReader| {
-            let seq = r
-                .fast_fields()
-                .i64(schema::SEQ_NO)
-                .ok()
-                .map(|c| c.first_or_default_col(0));
+            let seq = seq_column::seq_column(r);
             move |doc: tantivy::DocId, _score: f32| -seq.as_ref().map_or(0, |c| c.get_val(doc))
         });
     let mut per_segment = Vec::new();

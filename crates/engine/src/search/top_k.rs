@@ -11,13 +11,13 @@
 //! kept hits of different segments that tie up to a keyword level read their strings then, and
 //! only then (a deep page keeps thousands of hits per segment and prints ten).
 
+use super::seq_column::seq_column;
 use super::sort::{compare, Missing, Mode, SortField, SortSpec, SortValue};
 use super::Candidate;
 use super::{column_bounds, column_order, term_strings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
-use crate::index::schema;
 use crate::query::block_max;
 use crate::util::segment_cache::SegmentCache;
 use serde_json::Value;
@@ -801,16 +801,6 @@ enum Cut {
     Passed,
 }
 
-/// The `_seq_no` column of a segment (every doc has one; `None` in indices from before it was
-/// a fast field, where the doc id stands in).
-fn seq_column(reader: &SegmentReader) -> Option<Arc<dyn ColumnValues<i64>>> {
-    reader
-        .fast_fields()
-        .i64(schema::SEQ_NO)
-        .ok()
-        .map(|c| c.first_or_default_col(0))
-}
-
 /// Docs per `_seq_no` floor: one bitset word.
 const RUN: u32 = 64;
 
@@ -1070,11 +1060,7 @@ pub(super) fn collect(
             ),
             (None, None) => None,
         };
-        let seq: Option<Arc<dyn ColumnValues<i64>>> = reader
-            .fast_fields()
-            .i64(schema::SEQ_NO)
-            .ok()
-            .map(|c| c.first_or_default_col(0));
+        let seq = seq_column(reader);
         let seq_of = |doc: DocId| seq.as_ref().map_or(doc as i64, |c| c.get_val(doc));
         let alive = reader.alive_bitset();
         let window = plan.window;
@@ -1447,7 +1433,7 @@ mod tests {
         /// without matches for `k`.
         fn index(seed: u64) -> Searcher {
             let mut sb = Schema::builder();
-            let seq = sb.add_i64_field(schema::SEQ_NO, FAST);
+            let seq = sb.add_i64_field(crate::index::schema::SEQ_NO, FAST);
             let id = sb.add_text_field("id", STRING);
             let k = sb.add_text_field("k", STRING | FAST);
             // A keyword as Quarry maps it: no freqs, no norms, so a scored term on it scores
