@@ -946,7 +946,7 @@ impl Shard {
     /// Searches see the last commit; columns kept open for the readers it replaced are let go.
     fn reload_reader(&self) -> tantivy::Result<()> {
         self.reader.read().0.reload()?;
-        crate::search::seq_column::sweep();
+        crate::search::open_columns::sweep();
         Ok(())
     }
 

@@ -8,9 +8,9 @@ pub(crate) mod column_order;
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
+pub(crate) mod open_columns;
 pub mod raw_source;
 pub mod request;
-pub(crate) mod seq_column;
 mod shard_order;
 pub mod sort;
 mod stored_hit;
@@ -167,7 +167,7 @@ fn terminate_after_cut(
     }
     let collector =
         TopDocs::with_limit(limit as usize).tweak_score(|r: &tantivy::SegmentReader| {
-            let seq = seq_column::seq_column(r);
+            let seq = open_columns::seq_no(r);
             move |doc: tantivy::DocId, _score: f32| -seq.as_ref().map_or(0, |c| c.get_val(doc))
         });
     let mut per_segment = Vec::new();

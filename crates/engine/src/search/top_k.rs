@@ -11,7 +11,7 @@
 //! kept hits of different segments that tie up to a keyword level read their strings then, and
 //! only then (a deep page keeps thousands of hits per segment and prints ten).
 
-use super::seq_column::seq_column;
+use super::open_columns;
 use super::sort::{compare, Missing, Mode, SortField, SortSpec, SortValue};
 use super::Candidate;
 use super::{column_bounds, column_order, term_strings};
@@ -416,14 +416,13 @@ impl KeyReader {
             SortField::Field(f) => f.as_str(),
             _ => "",
         };
-        let ff = reader.fast_fields();
         let multi = |c: &Column<u64>| c.get_cardinality().is_multivalue();
         let source = match &level.kind {
             LevelKind::Score => Source::Score,
             LevelKind::Doc => Source::Doc,
             LevelKind::Num(ty, _) => {
-                match ff.u64_lenient_for_type(Some(&[column_type(*ty)]), field)? {
-                    Some((col, _)) => Source::Num {
+                match open_columns::numeric(reader, field, column_type(*ty))? {
+                    Some(col) => Source::Num {
                         multi: multi(&col),
                         col,
                         ty: *ty,
@@ -432,7 +431,7 @@ impl KeyReader {
                     None => Source::Absent,
                 }
             }
-            LevelKind::Str => match ff.str(field)? {
+            LevelKind::Str => match open_columns::keyword(reader, field)? {
                 Some(col) => Source::Str {
                     multi: col.ords().get_cardinality().is_multivalue(),
                     col,
@@ -854,7 +853,7 @@ fn collect_constant(
         .iter()
         .enumerate()
         .map(|(ord, r)| {
-            let seq = seq_column(r);
+            let seq = open_columns::seq_no(r);
             let floors = seq_floors(r, seq.as_ref());
             let min = floors.iter().copied().min().unwrap_or(i64::MAX);
             (min, ord, seq, floors)
@@ -1060,7 +1059,7 @@ pub(super) fn collect(
             ),
             (None, None) => None,
         };
-        let seq = seq_column(reader);
+        let seq = open_columns::seq_no(reader);
         let seq_of = |doc: DocId| seq.as_ref().map_or(doc as i64, |c| c.get_val(doc));
         let alive = reader.alive_bitset();
         let window = plan.window;
