@@ -747,14 +747,15 @@ impl ColumnRangeWeight {
         )>,
     > {
         use tantivy::columnar::ColumnType;
-        reader.fast_fields().u64_lenient_for_type(
-            Some(&[
+        crate::search::open_columns::numeric(
+            reader,
+            &self.field,
+            &[
                 ColumnType::U64,
                 ColumnType::I64,
                 ColumnType::F64,
                 ColumnType::DateTime,
-            ]),
-            &self.field,
+            ],
         )
     }
 }

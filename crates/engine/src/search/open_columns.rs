@@ -10,7 +10,6 @@
 //! entry is stale. Stale entries are dropped at the next miss and after every reader reload, so
 //! a retired segment's files are not held open past it.
 
-use crate::error::Result;
 use crate::index::schema;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
@@ -19,20 +18,23 @@ use tantivy::columnar::{Column, ColumnType, ColumnValues, StrColumn};
 use tantivy::index::SegmentId;
 use tantivy::{InvertedIndexReader, SegmentReader};
 
+type Result<T> = tantivy::Result<T>;
+
 type SeqColumn = Arc<dyn ColumnValues<i64>>;
 
 /// One column as opened: `None` when the segment has no values for the field.
 #[derive(Clone)]
 enum Open {
     Seq(Option<SeqColumn>),
-    Num(Option<Column<u64>>),
+    Num(Option<(Column<u64>, ColumnType)>),
     Str(Option<StrColumn>),
 }
 
 #[derive(Clone, PartialEq, Eq)]
 enum Key {
     Seq,
-    Num(String, ColumnType),
+    /// The field and the types asked for, as a mask of their codes.
+    Num(String, u32),
     Str(String),
 }
 
@@ -103,16 +105,22 @@ pub fn seq_no(reader: &SegmentReader) -> Option<SeqColumn> {
     }
 }
 
-/// `field`'s numeric column of type `ty`, as `u64`s (tantivy's `u64_lenient_for_type`).
-pub fn numeric(reader: &SegmentReader, field: &str, ty: ColumnType) -> Result<Option<Column<u64>>> {
+/// `field`'s numeric column of one of `types`, as `u64`s, and its type (tantivy's
+/// `u64_lenient_for_type`).
+pub fn numeric(
+    reader: &SegmentReader,
+    field: &str,
+    types: &[ColumnType],
+) -> Result<Option<(Column<u64>, ColumnType)>> {
     let open = || {
-        let col = reader
-            .fast_fields()
-            .u64_lenient_for_type(Some(&[ty]), field)?
-            .map(|(c, _)| c);
-        Ok(Open::Num(col))
+        Ok(Open::Num(
+            reader
+                .fast_fields()
+                .u64_lenient_for_type(Some(types), field)?,
+        ))
     };
-    match cached(reader, Key::Num(field.to_string(), ty), open)? {
+    let mask = types.iter().fold(0u32, |m, t| m | 1 << t.to_code());
+    match cached(reader, Key::Num(field.to_string(), mask), open)? {
         Open::Num(c) => Ok(c),
         _ => Ok(None),
     }
@@ -171,10 +179,12 @@ mod tests {
             Arc::ptr_eq(&a, &b),
             "the second call reuses the open column"
         );
-        let n = numeric(seg, "n", ColumnType::U64).unwrap().unwrap();
-        assert_eq!(n.first(2), Some(20));
-        assert!(numeric(seg, "n", ColumnType::I64).unwrap().is_none());
-        assert!(numeric(seg, "absent", ColumnType::U64).unwrap().is_none());
+        let (n, ty) = numeric(seg, "n", &[ColumnType::U64]).unwrap().unwrap();
+        assert_eq!((n.first(2), ty), (Some(20), ColumnType::U64));
+        assert!(numeric(seg, "n", &[ColumnType::I64]).unwrap().is_none());
+        assert!(numeric(seg, "absent", &[ColumnType::U64])
+            .unwrap()
+            .is_none());
         let k = keyword(seg, "k").unwrap().unwrap();
         let mut s = String::new();
         k.ord_to_str(k.term_ords(1).next().unwrap(), &mut s)

@@ -421,8 +421,8 @@ impl KeyReader {
             LevelKind::Score => Source::Score,
             LevelKind::Doc => Source::Doc,
             LevelKind::Num(ty, _) => {
-                match open_columns::numeric(reader, field, column_type(*ty))? {
-                    Some(col) => Source::Num {
+                match open_columns::numeric(reader, field, &[column_type(*ty)])? {
+                    Some((col, _)) => Source::Num {
                         multi: multi(&col),
                         col,
                         ty: *ty,
