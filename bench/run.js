@@ -238,7 +238,7 @@ async function main() {
     md.push(
       '## Workloads (bench/workloads, OSB format)',
       '',
-      `Docs: ${docs}. Contenders one after another on the same ${e.cpus} cores, unpinned, the load generator in its own process: ` +
+      `Docs: ${docs}. Quarry and OpenSearch both up through the query mix, each op timed on one right after the other (ingest, start-up and memory each server's own, the other up and idle), on the same ${e.cpus} cores, unpinned, the load generator in its own process: ` +
         `Quarry (release addon, fresh data dir), OpenSearch 2.19.1 (fresh node from the oracle's jars, heap ${s.os_heap}, 1 shard, 0 replicas), ` +
         `the engine alone (crates/engine/benches/search.rs on a copy of Quarry's index as its query mix saw it; every contender's merges settle before the mix), minisearch and flexsearch in-process (text ops only, top 10, not gated: other analysis and scoring). ` +
         `First ${o['warmup-pass']} untimed passes over the whole mix; then per op: ${o.warmup} s warm-up, then ${o.duration} s closed loop with 1 connection (service time) and ${o['tp-duration']} s with ${o['tp-clients']} connections (throughput). ` +

@@ -1,6 +1,7 @@
 'use strict';
 // "osb-lite": replays the OpenSearch Benchmark workloads in bench/workloads/ (the same files
-// `npm run bench:osb` gives the real OSB) against each contender, one after the other:
+// `npm run bench:osb` gives the real OSB) against each contender; the two servers are both up
+// through the query mix and each op is timed on one right after the other:
 //   opensearch  a private, fresh OpenSearch 2.19.1 (bench/lib/opensearch.js), the reference;
 //   quarry      a fresh `node dist/server.js` on a fresh data dir;
 //   engine      crates/engine/benches/search.rs on the data dir Quarry built (no HTTP, no JS);
@@ -154,8 +155,11 @@ async function call(url, method, p, body) {
   return { status: r.status, body: parsed };
 }
 
-/** One server contender through every selected workload. */
-async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
+/**
+ * A server contender up with every selected workload ingested, its merges settled and its mix
+ * warmed up: the ops are then timed one by one (`measureOp`), and `closeServer` finishes it.
+ */
+async function openServer(kind, workloads, o, log) {
   const t = kind === 'opensearch' ? await startOpenSearch() : await startQuarry({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-suite-')) });
   log(`${kind}: up in ${t.startupMs.toFixed(0)} ms (pid ${t.pid}${kind === 'opensearch' ? `, heap ${t.heap}` : ''})`);
   const res = { contender: kind, startup_ms: t.startupMs, ...(kind === 'opensearch' ? { heap: t.heap } : {}), rss_start: rssMb(t.pid), ingest: {}, ops: {}, force_merge: {} };
@@ -195,53 +199,63 @@ async function runServer(kind, workloads, o, log, tmp, verify = new Map()) {
       }
     }
     wa.destroy();
-    for (const w of workloads) {
-      for (const q of w.queries) {
-        const key = `${w.name}/${q.name}`;
-        const ts = process.hrtime.bigint();
-        const sample = await call(t.url, q.method, q.path, q.body);
-        const sampleMs = Number(process.hrtime.bigint() - ts) / 1e6;
-        const wideBody = kind === 'opensearch' && !q.path.endsWith('/_count') ? widen(q.body) : null;
-        const wide = wideBody ? await call(t.url, q.method, q.path, wideBody) : null;
-        // Ids another contender returned inside a tie wider than the window: ask OpenSearch for
-        // exactly those documents under the same query, so the gate can check their keys.
-        const inWindow = new Set([sample, wide].flatMap((r) => r?.body?.hits?.hits?.map((h) => h._id) ?? []));
-        const unknown = [...(verify.get(key) ?? [])].filter((id) => !inWindow.has(id));
-        const verifyBody = wideBody && unknown.length ? restrictToIds(q.body, unknown) : null;
-        const verified = verifyBody ? await call(t.url, q.method, q.path, verifyBody) : null;
-        const entry = { category: q.category, sample, wide, verified };
-        if (sample.status >= 200 && sample.status < 300) {
-          const bodyFile = path.join(tmp, `${kind}-${w.name}-${q.name}.json`);
-          fs.writeFileSync(bodyFile, JSON.stringify(q.body));
-          const cpu0 = procCpuSeconds(t.pid);
-          // An op slower than 1 s a request gets 3 closed-loop samples and no throughput phase
-          // (its throughput is the closed loop's): the budget is 10 minutes for everything.
-          const slow = sampleMs > 1000;
-          const { latency: lat, throughput: tp } = await runJsonChild(OPLOAD, [
-            '--url', `${t.url}${q.path}`, '--method', q.method, '--body-file', bodyFile,
-            '--warmup', String(slow ? 0 : o.warmup), '--duration', String(slow ? 0.01 : o.duration),
-            '--tp-clients', String(slow ? 0 : o.tpClients), '--tp-warmup', String(Math.min(o.warmup, 0.1)), '--tp-duration', String(o.tpDuration),
-          ]);
-          if (slow) entry.slow = `${Math.round(sampleMs)} ms a request: 3 samples, no throughput phase`;
-          // Requests the load generator gave up on may still be running: wait for the server to
-          // go idle so the next op is timed alone (and their CPU time is counted here).
-          await settle(t.pid);
-          const cpu = procCpuSeconds(t.pid) - cpu0;
-          entry.service_ms = lat.service_ms;
-          entry.closed_loop_rps = lat.rps;
-          entry.throughput_rps = tp.rps;
-          entry.throughput_clients = o.tpClients;
-          entry.throughput_service_ms = tp.service_ms;
-          entry.non2xx = lat.non2xx + tp.non2xx;
-          entry.errors = lat.errors + tp.errors;
-          entry.cpu_ms_per_1000 = (cpu * 1000 * 1000) / (lat.total_requests + tp.total_requests);
-          log(`${kind}: ${key} p50 ${lat.service_ms.p50.toFixed(3)} ms p99 ${lat.service_ms.p99.toFixed(3)} ms, ${Math.round(tp.rps)} req/s ×${o.tpClients}, cpu ${entry.cpu_ms_per_1000.toFixed(0)} ms/1000`);
-        } else {
-          log(`${kind}: ${key} → ${sample.status} (not measured)`);
-        }
-        res.ops[key] = entry;
-      }
-    }
+  } catch (e) {
+    await t.stop();
+    throw e;
+  }
+  return { kind, t, res };
+}
+
+/** One op on an open server: its answer for the gate, then its latency and throughput. */
+async function measureOp({ kind, t, res }, w, q, o, log, tmp, verify = new Map()) {
+  const key = `${w.name}/${q.name}`;
+  const ts = process.hrtime.bigint();
+  const sample = await call(t.url, q.method, q.path, q.body);
+  const sampleMs = Number(process.hrtime.bigint() - ts) / 1e6;
+  const wideBody = kind === 'opensearch' && !q.path.endsWith('/_count') ? widen(q.body) : null;
+  const wide = wideBody ? await call(t.url, q.method, q.path, wideBody) : null;
+  // Ids another contender returned inside a tie wider than the window: ask OpenSearch for
+  // exactly those documents under the same query, so the gate can check their keys.
+  const inWindow = new Set([sample, wide].flatMap((r) => r?.body?.hits?.hits?.map((h) => h._id) ?? []));
+  const unknown = [...(verify.get(key) ?? [])].filter((id) => !inWindow.has(id));
+  const verifyBody = wideBody && unknown.length ? restrictToIds(q.body, unknown) : null;
+  const verified = verifyBody ? await call(t.url, q.method, q.path, verifyBody) : null;
+  const entry = { category: q.category, sample, wide, verified };
+  if (sample.status >= 200 && sample.status < 300) {
+    const bodyFile = path.join(tmp, `${kind}-${w.name}-${q.name}.json`);
+    fs.writeFileSync(bodyFile, JSON.stringify(q.body));
+    const cpu0 = procCpuSeconds(t.pid);
+    // An op slower than 1 s a request gets 3 closed-loop samples and no throughput phase
+    // (its throughput is the closed loop's): the budget is 10 minutes for everything.
+    const slow = sampleMs > 1000;
+    const { latency: lat, throughput: tp } = await runJsonChild(OPLOAD, [
+      '--url', `${t.url}${q.path}`, '--method', q.method, '--body-file', bodyFile,
+      '--warmup', String(slow ? 0 : o.warmup), '--duration', String(slow ? 0.01 : o.duration),
+      '--tp-clients', String(slow ? 0 : o.tpClients), '--tp-warmup', String(Math.min(o.warmup, 0.1)), '--tp-duration', String(o.tpDuration),
+    ]);
+    if (slow) entry.slow = `${Math.round(sampleMs)} ms a request: 3 samples, no throughput phase`;
+    // Requests the load generator gave up on may still be running: wait for the server to
+    // go idle so the next op is timed alone (and their CPU time is counted here).
+    await settle(t.pid);
+    const cpu = procCpuSeconds(t.pid) - cpu0;
+    entry.service_ms = lat.service_ms;
+    entry.closed_loop_rps = lat.rps;
+    entry.throughput_rps = tp.rps;
+    entry.throughput_clients = o.tpClients;
+    entry.throughput_service_ms = tp.service_ms;
+    entry.non2xx = lat.non2xx + tp.non2xx;
+    entry.errors = lat.errors + tp.errors;
+    entry.cpu_ms_per_1000 = (cpu * 1000 * 1000) / (lat.total_requests + tp.total_requests);
+    log(`${kind}: ${key} p50 ${lat.service_ms.p50.toFixed(3)} ms p99 ${lat.service_ms.p99.toFixed(3)} ms, ${Math.round(tp.rps)} req/s ×${o.tpClients}, cpu ${entry.cpu_ms_per_1000.toFixed(0)} ms/1000`);
+  } else {
+    log(`${kind}: ${key} → ${sample.status} (not measured)`);
+  }
+  res.ops[key] = entry;
+}
+
+/** After the mix: RSS, Quarry's data dir copied for the engine, force merges, stop. */
+async function closeServer({ kind, t, res }, workloads, log) {
+  try {
     res.rss_after_queries = rssMb(t.pid);
     if (kind === 'quarry') {
       await call(t.url, 'POST', '/_flush');
@@ -342,25 +356,37 @@ async function runSuite(o, log) {
   const out = { os_heap: OS_HEAP, options: { ...o, only: o.only ? [...o.only] : null }, workloads: workloads.map((w) => ({ name: w.name, index: w.index, docs: w.built.docs, raw_bytes: w.built.rawBytes, bulk_size: w.bulkSize, bulk_clients: w.bulkClients, queries: w.queries.map((q) => ({ name: q.name, category: q.category, method: q.method, path: q.path, body: q.body })) })), contenders: {}, gate: {} };
   const want = new Set(o.contenders);
   try {
-    // Quarry and the engine go first so OpenSearch, last, can be asked about the ids they return.
-    if (want.has('quarry') || want.has('engine')) {
-      const { res, dataDir } = await runServer('quarry', workloads, o, log, tmp);
-      out.contenders.quarry = res;
-      try {
-        if (want.has('engine')) out.contenders.engine = await runEngine(workloads, snapshotDir(dataDir), o, log, tmp);
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        fs.rmSync(snapshotDir(dataDir), { recursive: true, force: true });
-      }
-    }
-    if (want.has('opensearch')) {
-      const verify = new Map();
-      for (const c of [out.contenders.quarry, out.contenders.engine]) {
-        for (const [key, e] of Object.entries(c?.ops ?? {})) {
-          for (const h of e.sample?.body?.hits?.hits ?? []) (verify.get(key) ?? verify.set(key, new Set()).get(key)).add(h._id);
+    // Both servers are up through the query mix, and each op is timed on one right after the
+    // other (Quarry first, so OpenSearch can be asked about the ids it returned): the host's
+    // speed drifts by up to 2x over minutes, which timing every op of one server before any of
+    // the other turned into ratios. Ingest, memory and start-up are each server's own, measured
+    // while the other is up and idle.
+    const servers = [];
+    try {
+      if (want.has('quarry') || want.has('engine')) servers.push(await openServer('quarry', workloads, o, log));
+      if (want.has('opensearch')) servers.push(await openServer('opensearch', workloads, o, log));
+      for (const w of workloads) {
+        for (const q of w.queries) {
+          const key = `${w.name}/${q.name}`;
+          const verify = new Map();
+          for (const s of servers) {
+            await measureOp(s, w, q, o, log, tmp, verify);
+            for (const h of s.res.ops[key]?.sample?.body?.hits?.hits ?? []) (verify.get(key) ?? verify.set(key, new Set()).get(key)).add(h._id);
+          }
         }
       }
-      out.contenders.opensearch = (await runServer('opensearch', workloads, o, log, tmp, verify)).res;
+    } finally {
+      for (const s of servers.splice(0)) {
+        const { res, dataDir } = await closeServer(s, workloads, log);
+        out.contenders[s.kind] = res;
+        if (s.kind !== 'quarry') continue;
+        try {
+          if (want.has('engine')) out.contenders.engine = await runEngine(workloads, snapshotDir(dataDir), o, log, tmp);
+        } finally {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+          fs.rmSync(snapshotDir(dataDir), { recursive: true, force: true });
+        }
+      }
     }
     for (const e of ['minisearch', 'flexsearch']) if (want.has(e)) out.contenders[e] = await runJsEngine(e, workloads, o, log, tmp);
   } finally {
