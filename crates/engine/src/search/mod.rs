@@ -797,7 +797,9 @@ pub fn score_json(s: f32) -> Value {
         Some(t) => t,
         None => format!("{s:?}"),
     };
-    serde_json::from_str::<Value>(&text).unwrap_or(Value::Null)
+    // The f64 nearest the printed digits, as parsing that JSON would give (NaN and the
+    // infinities become null there too).
+    text.parse::<f64>().map_or(Value::Null, Value::from)
 }
 
 /// JDK 17's `Float.toString` digits of a float from 2^24 to 2^63, where every float is a
@@ -850,5 +852,18 @@ mod score_text_tests {
         // Below 2^24 the shortest text stands.
         assert_eq!(score_json(4.537_311).as_f64(), Some(4.537311));
         assert_eq!(score_json(16_777_215.0).as_f64(), Some(16_777_215.0));
+    }
+
+    #[test]
+    fn prints_the_shortest_digits_and_null_for_what_json_cannot_hold() {
+        assert_eq!(
+            serde_json::to_string(&score_json(0.287_682_1)).unwrap(),
+            "0.2876821"
+        );
+        assert_eq!(serde_json::to_string(&score_json(1e-7)).unwrap(), "1e-7");
+        assert_eq!(serde_json::to_string(&score_json(1.0)).unwrap(), "1.0");
+        assert!(score_json(f32::NAN).is_null());
+        assert!(score_json(f32::INFINITY).is_null());
+        assert!(score_json(f32::NEG_INFINITY).is_null());
     }
 }
