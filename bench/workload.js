@@ -362,6 +362,7 @@ async function runSuite(o, log) {
     // the other turned into ratios. Ingest, memory and start-up are each server's own, measured
     // while the other is up and idle.
     const servers = [];
+    let quarryDir;
     try {
       if (want.has('quarry') || want.has('engine')) servers.push(await openServer('quarry', workloads, o, log));
       if (want.has('opensearch')) servers.push(await openServer('opensearch', workloads, o, log));
@@ -375,17 +376,18 @@ async function runSuite(o, log) {
           }
         }
       }
+      while (servers.length) {
+        const { res, dataDir } = await closeServer(servers.shift(), workloads, log);
+        out.contenders[res.contender] = res;
+        if (res.contender === 'quarry') quarryDir = dataDir;
+      }
+      if (want.has('engine') && quarryDir) out.contenders.engine = await runEngine(workloads, snapshotDir(quarryDir), o, log, tmp);
     } finally {
-      for (const s of servers.splice(0)) {
-        const { res, dataDir } = await closeServer(s, workloads, log);
-        out.contenders[s.kind] = res;
-        if (s.kind !== 'quarry') continue;
-        try {
-          if (want.has('engine')) out.contenders.engine = await runEngine(workloads, snapshotDir(dataDir), o, log, tmp);
-        } finally {
-          fs.rmSync(dataDir, { recursive: true, force: true });
-          fs.rmSync(snapshotDir(dataDir), { recursive: true, force: true });
-        }
+      // On an error: stop what is still up.
+      for (const s of servers) await s.t.stop();
+      if (quarryDir) {
+        fs.rmSync(quarryDir, { recursive: true, force: true });
+        fs.rmSync(snapshotDir(quarryDir), { recursive: true, force: true });
       }
     }
     for (const e of ['minisearch', 'flexsearch']) if (want.has(e)) out.contenders[e] = await runJsEngine(e, workloads, o, log, tmp);

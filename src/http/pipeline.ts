@@ -147,16 +147,14 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       const result = spec.run ? spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node) : node.engine.execute(engineAction, params, body);
       if (!(result instanceof Promise)) {
         node.tasks.unregister(t);
-        respond(request, reply, result, query, params, opaqueId, pretty, false);
+        respond(request, reply, result, query, params, opaqueId, pretty);
         return;
       }
-      // A body straight from the engine is this response's alone; one a `run` made may be kept.
-      const ownBody = spec.run === undefined;
       result.then(
         (r) => {
           node.tasks.unregister(t);
           try {
-            respond(request, reply, r, query, params, opaqueId, pretty, ownBody);
+            respond(request, reply, r, query, params, opaqueId, pretty);
           } catch (err) {
             sendError(request, reply, err, errorTrace, pretty);
           }
@@ -173,6 +171,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     }
   };
 
+  // A body straight from the engine is its response's alone; one a `run` made may be kept.
+  const ownBodies = spec.run === undefined;
   // 6. respond: the engine's bytes as they are, shaped only when filter_path or pretty asks.
   const respond = (
     request: FastifyRequest,
@@ -182,7 +182,6 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     params: EngineParams,
     opaqueId: string | undefined,
     pretty: boolean,
-    ownBody: boolean,
   ): void => {
     reply.code(result.status);
     if (opaqueId !== undefined) reply.header('X-Opaque-Id', opaqueId);
@@ -199,7 +198,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     const preShaped = spec.prettyByDefault === true && filterPath === undefined;
     const body = isText || preShaped ? result.body : shapeResponse(result.body, { pretty, filterPath });
     reply.send(body);
-    if (ownBody && body === result.body && body.length >= RECYCLE_MIN_BYTES) {
+    if (ownBodies && body === result.body && body.length >= RECYCLE_MIN_BYTES) {
       // Written through to the socket as a rule; a body still queued behind a slow reader is
       // freed once the response finishes (or left to the GC if the connection drops first).
       const raw = reply.raw;

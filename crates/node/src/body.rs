@@ -155,16 +155,10 @@ unsafe fn detach_if_whole(env: sys::napi_env, c: &Chunk) {
 
 /// JS thread: detaches `value`'s ArrayBuffer when `value` is a Buffer spanning all of it (its
 /// memory is freed at once and leaves V8's count of external memory); anything else (a pooled
-/// Buffer, a slice, not a Buffer at all) is left to the GC.
+/// Buffer, a slice, not a typed array at all, whose info N-API refuses) is left to the GC.
 pub(crate) unsafe fn detach_whole_buffer(env: sys::napi_env, value: sys::napi_value) {
     // SAFETY: JS thread (caller), valid env and value, out-pointers valid.
     unsafe {
-        let mut is_typedarray = false;
-        if sys::napi_is_typedarray(env, value, &mut is_typedarray) != sys::Status::napi_ok
-            || !is_typedarray
-        {
-            return;
-        }
         let mut kind = 0;
         let mut length = 0;
         let mut data = ptr::null_mut();

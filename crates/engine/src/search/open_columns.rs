@@ -30,18 +30,19 @@ enum Open {
     Str(Option<StrColumn>),
 }
 
-#[derive(Clone, PartialEq, Eq)]
-enum Key {
+/// What was asked for; with the field and a mask of the accepted types' codes (0 unless
+/// numeric) it names a column of an entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
     Seq,
-    /// The field and the types asked for, as a mask of their codes.
-    Num(String, u32),
-    Str(String),
+    Num,
+    Str,
 }
 
 struct Entry {
     owner: Weak<InvertedIndexReader>,
-    /// Few per segment (the fields sorted on), so a list.
-    columns: Vec<(Key, Open)>,
+    /// Few per segment (the fields sorted on), so a list: (kind, field, type mask, column).
+    columns: Vec<(Kind, String, u32, Open)>,
 }
 
 fn entries() -> &'static Mutex<FxHashMap<SegmentId, Entry>> {
@@ -55,16 +56,21 @@ fn owner(reader: &SegmentReader) -> Option<Arc<InvertedIndexReader>> {
     reader.inverted_index(id).ok()
 }
 
-/// The column under `key`, opened by `open` on a miss (outside the lock).
-fn cached(reader: &SegmentReader, key: Key, open: impl FnOnce() -> Result<Open>) -> Result<Open> {
+/// The column under (`kind`, `field`, `mask`), opened by `open` on a miss (outside the lock).
+fn cached(
+    reader: &SegmentReader,
+    (kind, field, mask): (Kind, &str, u32),
+    open: impl FnOnce() -> Result<Open>,
+) -> Result<Open> {
     let Some(owner) = owner(reader) else {
         return open();
     };
     let id = reader.segment_id();
+    let is = |c: &&(Kind, String, u32, Open)| c.0 == kind && c.1 == field && c.2 == mask;
     if let Some(e) = entries().lock().get(&id) {
         if e.owner.as_ptr() == Arc::as_ptr(&owner) {
-            if let Some((_, c)) = e.columns.iter().find(|(k, _)| *k == key) {
-                return Ok(c.clone());
+            if let Some(c) = e.columns.iter().find(is) {
+                return Ok(c.3.clone());
             }
         }
     }
@@ -72,17 +78,17 @@ fn cached(reader: &SegmentReader, key: Key, open: impl FnOnce() -> Result<Open>)
     let mut map = entries().lock();
     map.retain(|_, e| e.owner.strong_count() > 0);
     let e = map.entry(id).or_insert_with(|| Entry {
-        owner: Arc::downgrade(&owner),
+        owner: Weak::new(),
         columns: Vec::new(),
     });
     if e.owner.as_ptr() != Arc::as_ptr(&owner) {
-        *e = Entry {
-            owner: Arc::downgrade(&owner),
-            columns: Vec::new(),
-        };
+        // New, or left by a reader now gone: this reader's columns start afresh.
+        e.owner = Arc::downgrade(&owner);
+        e.columns.clear();
     }
-    if !e.columns.iter().any(|(k, _)| *k == key) {
-        e.columns.push((key, column.clone()));
+    if !e.columns.iter().any(|c| is(&c)) {
+        e.columns
+            .push((kind, field.to_string(), mask, column.clone()));
     }
     Ok(column)
 }
@@ -99,7 +105,7 @@ pub fn seq_no(reader: &SegmentReader) -> Option<SeqColumn> {
                 .map(|c| c.first_or_default_col(0)),
         ))
     };
-    match cached(reader, Key::Seq, open) {
+    match cached(reader, (Kind::Seq, "", 0), open) {
         Ok(Open::Seq(c)) => c,
         _ => None,
     }
@@ -120,7 +126,7 @@ pub fn numeric(
         ))
     };
     let mask = types.iter().fold(0u32, |m, t| m | 1 << t.to_code());
-    match cached(reader, Key::Num(field.to_string(), mask), open)? {
+    match cached(reader, (Kind::Num, field, mask), open)? {
         Open::Num(c) => Ok(c),
         _ => Ok(None),
     }
@@ -129,7 +135,7 @@ pub fn numeric(
 /// `field`'s keyword column.
 pub fn keyword(reader: &SegmentReader, field: &str) -> Result<Option<StrColumn>> {
     let open = || Ok(Open::Str(reader.fast_fields().str(field)?));
-    match cached(reader, Key::Str(field.to_string()), open)? {
+    match cached(reader, (Kind::Str, field, 0), open)? {
         Open::Str(c) => Ok(c),
         _ => Ok(None),
     }
