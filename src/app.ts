@@ -5,6 +5,7 @@ import { ACTIONS } from './actions';
 import type { NodeConfig } from './config';
 import { Engine } from './engine';
 import { registerAction } from './http/pipeline';
+import { lingerOnRefusedBody } from './http/linger';
 import { bodyParser } from './http/raw-body';
 import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
@@ -88,8 +89,9 @@ export function buildApp(config: NodeConfig): App {
     await sendError(reply, err);
   });
 
-  app.setErrorHandler(async (error, _request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const e = error as { code?: string; statusCode?: number };
+    lingerOnRefusedBody(request, reply);
     await sendError(reply, e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? contentTooLong(undefined, config.http.maxContentLength) : error);
   });
 
