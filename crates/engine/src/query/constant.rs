@@ -594,15 +594,19 @@ impl KeywordPrefixWeight {
     }
 
     fn column_words(&self, reader: &SegmentReader) -> tantivy::Result<Option<Vec<u64>>> {
-        let Some(col) = reader.fast_fields().str(&self.name)? else {
+        let Some(col) = crate::search::open_columns::keyword(reader, &self.name)? else {
             return Ok(Some(Vec::new()));
         };
         let dict = col.dictionary();
+        let terms =
+            crate::search::term_strings::term_strings(reader.segment_id(), &self.name, &col);
         let ord = |key: &[u8]| -> tantivy::Result<u64> {
-            Ok(match dict.term_ord_or_next(key)? {
-                tantivy::columnar::TermOrdHit::Exact(o)
-                | tantivy::columnar::TermOrdHit::Next(o) => o,
-            })
+            Ok(
+                match crate::search::term_strings::ord_or_next(terms.as_deref(), &col, key)? {
+                    tantivy::columnar::TermOrdHit::Exact(o)
+                    | tantivy::columnar::TermOrdHit::Next(o) => o,
+                },
+            )
         };
         let lo = ord(self.prefix.as_bytes())?;
         let hi = match prefix_end(self.prefix.as_bytes()) {

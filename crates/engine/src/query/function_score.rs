@@ -22,6 +22,7 @@ use crate::dsl::Query as Dsl;
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::mapping::FieldType;
 use crate::index::schema;
+use crate::search::term_strings::{self, TermStrings};
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -690,7 +691,8 @@ struct LeafFunction {
     weight: Option<f32>,
     name: Option<String>,
     numbers: Option<NumColumn>,
-    keyword: Option<StrColumn>,
+    /// With its decoded terms: every scored doc reads its value.
+    keyword: Option<(StrColumn, Option<Arc<TermStrings>>)>,
     reader: SegmentReader,
     buf: Vec<f64>,
 }
@@ -711,7 +713,13 @@ impl LeafFunction {
             Kind::Random {
                 source: RandomSource::Keyword(field),
                 ..
-            } => (None, reader.fast_fields().str(field).ok().flatten()),
+            } => (
+                None,
+                reader.fast_fields().str(field).ok().flatten().map(|c| {
+                    let terms = term_strings::term_strings(reader.segment_id(), field, &c);
+                    (c, terms)
+                }),
+            ),
             _ => (None, None),
         };
         LeafFunction {
@@ -795,11 +803,9 @@ impl LeafFunction {
                         }
                     }
                     RandomSource::Keyword(_) => {
-                        let text = self.keyword.as_ref().and_then(|c| {
+                        let text = self.keyword.as_ref().and_then(|(c, terms)| {
                             let ord = c.ords().values_for_doc(doc).min()?;
-                            let mut s = String::new();
-                            c.ord_to_str(ord, &mut s).ok()?;
-                            Some(s)
+                            term_strings::term_of(terms.as_deref(), c, ord)
                         });
                         match text {
                             Some(t) => murmur(t.as_bytes(), *salted_seed),

@@ -2,6 +2,7 @@
 //! `_source`, read through the mapping), both with `format` for dates, and `matched_queries`.
 
 use super::request::FieldAndFormat;
+use super::term_strings;
 use crate::index::mapping::{FieldType, Mapping};
 use crate::query::{self, Context};
 use serde_json::{Map, Value};
@@ -120,14 +121,12 @@ pub fn docvalue_fields(
         let values: Vec<Value> = match fm.ty {
             Keyword | Ip => match ff.str(&path).ok().flatten() {
                 Some(col) => {
-                    let mut v = Vec::new();
-                    for ord in col.ords().values_for_doc(doc) {
-                        let mut s = String::new();
-                        if col.ord_to_str(ord, &mut s).is_ok() {
-                            v.push(Value::from(s));
-                        }
-                    }
-                    v
+                    let terms = term_strings::term_strings(reader.segment_id(), &path, &col);
+                    col.ords()
+                        .values_for_doc(doc)
+                        .filter_map(|ord| term_strings::term_of(terms.as_deref(), &col, ord))
+                        .map(Value::from)
+                        .collect()
                 }
                 None => Vec::new(),
             },

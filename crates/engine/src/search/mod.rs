@@ -15,7 +15,7 @@ mod shard_order;
 pub mod sort;
 mod stored_hit;
 pub mod suggest;
-mod term_strings;
+pub(crate) mod term_strings;
 mod timeout;
 mod top_k;
 

@@ -462,7 +462,7 @@ impl KeyReader {
                 LevelKind::Str => {
                     let s = text_of(v);
                     let key = match &source {
-                        Source::Str { col, .. } => present(str_bound(col, &s)?, spec.ascending),
+                        Source::Str { .. } => present(str_bound(&source, &s)?, spec.ascending),
                         // No values here: every doc takes the missing value.
                         _ => PRESENT,
                     };
@@ -554,14 +554,9 @@ impl KeyReader {
                 Some(ord) => {
                     let decoded =
                         strings.get_or_init(|| term_strings::term_strings(*segment, field, col));
-                    if let Some(s) = decoded.as_deref().and_then(|t| t.get(ord)) {
-                        return Ok(SortValue::Str(s.to_string()));
-                    }
-                    let mut s = String::new();
-                    if col.ord_to_str(ord, &mut s)? {
-                        SortValue::Str(s)
-                    } else {
-                        SortValue::Missing
+                    match term_strings::term_of(decoded.as_deref(), col, ord) {
+                        Some(s) => SortValue::Str(s),
+                        None => SortValue::Missing,
                     }
                 }
                 None => self.missing_value.clone(),
@@ -587,8 +582,8 @@ impl KeyReader {
             (LevelKind::Num(ty, date), _) => {
                 present(parse_raw(v, *ty, date.as_ref())? as u128, self.ascending)
             }
-            (LevelKind::Str, Source::Str { col, .. }) => {
-                present(str_bound(col, &text_of(v))?, self.ascending)
+            (LevelKind::Str, Source::Str { .. }) => {
+                present(str_bound(&self.source, &text_of(v))?, self.ascending)
             }
             // No values on this segment: only missing keys occur, so any present key works.
             _ => PRESENT,
@@ -606,8 +601,8 @@ impl KeyReader {
             }
             (SortValue::I64(d), LevelKind::Doc, _) => present(*d as u128, self.ascending),
             (_, LevelKind::Num(ty, _), _) => present(encode(v, *ty) as u128, self.ascending),
-            (SortValue::Str(s), LevelKind::Str, Source::Str { col, .. }) => {
-                present(str_bound(col, s)?, self.ascending)
+            (SortValue::Str(s), LevelKind::Str, Source::Str { .. }) => {
+                present(str_bound(&self.source, s)?, self.ascending)
             }
             // No values on this segment: only missing keys occur, so any present key works.
             _ => PRESENT,
@@ -626,13 +621,26 @@ fn encode(v: &SortValue, ty: NumType) -> u64 {
     }
 }
 
-/// Where a string falls among a segment's keyword ordinals, on the `2·ord + 1` scale of present
-/// values: on a term, or just before the first term above it.
-fn str_bound(col: &StrColumn, s: &str) -> Result<u128> {
-    Ok(match col.dictionary().term_ord_or_next(s.as_bytes())? {
-        TermOrdHit::Exact(o) => 2 * o as u128 + 1,
-        TermOrdHit::Next(o) => 2 * (o as u128).min(col.dictionary().num_terms() as u128),
-    })
+/// Where a string falls among a segment's keyword ordinals (`source`, a `Source::Str`), on the
+/// `2·ord + 1` scale of present values: on a term, or just before the first term above it.
+fn str_bound(source: &Source, s: &str) -> Result<u128> {
+    let Source::Str {
+        col,
+        segment,
+        field,
+        strings,
+        ..
+    } = source
+    else {
+        return Ok(PRESENT);
+    };
+    let decoded = strings.get_or_init(|| term_strings::term_strings(*segment, field, col));
+    Ok(
+        match term_strings::ord_or_next(decoded.as_deref(), col, s.as_bytes())? {
+            TermOrdHit::Exact(o) => 2 * o as u128 + 1,
+            TermOrdHit::Next(o) => 2 * o as u128,
+        },
+    )
 }
 
 /// A kept hit's order keys, with what reads its sort values when they are needed.
