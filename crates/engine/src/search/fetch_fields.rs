@@ -4,6 +4,7 @@
 use super::request::FieldAndFormat;
 use super::term_strings;
 use crate::index::mapping::{FieldType, Mapping};
+use crate::index::schema;
 use crate::query::{self, Context};
 use serde_json::{Map, Value};
 use tantivy::query::EnableScoring;
@@ -21,7 +22,8 @@ fn glob(pattern: &str, name: &str) -> bool {
     rec(pattern.as_bytes(), name.as_bytes())
 }
 
-/// The mapped leaves a requested entry names (a pattern expands over the mapping).
+/// The mapped leaves a requested entry names (a pattern expands over the mapping), and `_id`
+/// when named.
 fn expand(mapping: &Mapping, entries: &[FieldAndFormat]) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for e in entries {
@@ -31,7 +33,9 @@ fn expand(mapping: &Mapping, entries: &[FieldAndFormat]) -> Vec<(String, Option<
                     out.push((leaf.path.clone(), e.format.clone()));
                 }
             }
-        } else if mapping.field(&e.field).is_some() && !out.iter().any(|(p, _)| *p == e.field) {
+        } else if (e.field == schema::ID || mapping.field(&e.field).is_some())
+            && !out.iter().any(|(p, _)| *p == e.field)
+        {
             out.push((e.field.clone(), e.format.clone()));
         }
     }
@@ -102,18 +106,22 @@ fn java_pattern(p: &str) -> String {
     out
 }
 
-/// `docvalue_fields` of one hit, read from the segment's columns.
+/// `docvalue_fields` of one hit (its address and `_id`), read from the segment's columns.
 pub fn docvalue_fields(
     searcher: &Searcher,
     mapping: &Mapping,
     entries: &[FieldAndFormat],
-    addr: DocAddress,
+    (addr, id): (DocAddress, &str),
     out: &mut Map<String, Value>,
 ) {
     let reader = searcher.segment_reader(addr.segment_ord);
     let ff = reader.fast_fields();
     let doc = addr.doc_id;
     for (path, format) in expand(mapping, entries) {
+        if path == schema::ID {
+            out.insert(path, Value::Array(vec![Value::from(id)]));
+            continue;
+        }
         let Some(fm) = mapping.field(&path) else {
             continue;
         };

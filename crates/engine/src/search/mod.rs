@@ -8,6 +8,7 @@ pub(crate) mod column_order;
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
+mod id_ords;
 pub(crate) mod open_columns;
 pub mod raw_source;
 pub mod request;
@@ -738,11 +739,15 @@ fn fetch(
         fetch_fields::fields(&meta.mapping, &req.fields, &raw_source(), &mut fields);
     }
     if !req.docvalue_fields.is_empty() {
+        let id = match hit.get("_id") {
+            Some(Value::String(id)) => id.clone(),
+            _ => String::new(),
+        };
         fetch_fields::docvalue_fields(
             &t.searcher,
             &meta.mapping,
             &req.docvalue_fields,
-            c.doc,
+            (c.doc, &id),
             &mut fields,
         );
     }

@@ -15,6 +15,7 @@ use tantivy::columnar::{StrColumn, TermOrdHit};
 use tantivy::index::SegmentId;
 
 /// The terms in ordinal order, back to back.
+#[derive(Default)]
 pub(crate) struct TermStrings {
     bytes: Vec<u8>,
     /// Where each term ends in `bytes`.
@@ -53,7 +54,13 @@ impl TermStrings {
         }
     }
 
-    fn size(&self) -> usize {
+    /// Appends the term of the next ordinal (terms come in byte order).
+    pub(crate) fn push(&mut self, term: &[u8]) {
+        self.bytes.extend_from_slice(term);
+        self.ends.push(self.bytes.len() as u32);
+    }
+
+    pub(crate) fn size(&self) -> usize {
         self.bytes.len() + 4 * self.ends.len()
     }
 }

@@ -14,10 +14,11 @@
 use super::open_columns;
 use super::sort::{compare, Missing, Mode, SortField, SortSpec, SortValue};
 use super::Candidate;
-use super::{column_bounds, column_order, term_strings};
+use super::{column_bounds, column_order, id_ords, term_strings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
+use crate::index::schema;
 use crate::query::block_max;
 use crate::util::segment_cache::SegmentCache;
 use serde_json::Value;
@@ -147,6 +148,8 @@ enum Source {
         mode: Mode,
         multi: bool,
     },
+    /// `_id`, uninverted (`id_ords`): ordinals local to the segment, as a keyword column's.
+    Id(Arc<id_ords::IdOrds>),
     Str {
         col: StrColumn,
         max: bool,
@@ -193,6 +196,8 @@ enum LevelKind {
     Doc,
     Num(NumType, Option<DateFormat>),
     Str,
+    /// `_id`: its ids, as strings.
+    Id,
     /// Sorts as missing everywhere (ip: no column to sort on yet).
     Absent,
 }
@@ -231,6 +236,15 @@ fn levels<'a>(specs: &'a [SortSpec], mapping: &Mapping) -> Result<Vec<Level<'a>>
             let kind = match &spec.field {
                 SortField::Score => LevelKind::Score,
                 SortField::Doc => LevelKind::Doc,
+                SortField::Field(f) if f == schema::ID => {
+                    if matches!(spec.mode, Some(Mode::Sum | Mode::Avg | Mode::Median)) {
+                        return Err(Error::new(
+                            ErrorKind::QueryShard,
+                            "we only support AVG, MEDIAN and SUM on number based fields",
+                        ));
+                    }
+                    LevelKind::Id
+                }
                 SortField::Field(f) => {
                     // An unmapped field sorts as OpenSearch's anonymous field of `unmapped_type`:
                     // no column anywhere, so every doc misses it.
@@ -442,13 +456,14 @@ impl KeyReader {
                 },
                 None => Source::Absent,
             },
+            LevelKind::Id => Source::Id(id_ords::id_ords(reader)?),
             LevelKind::Absent => Source::Absent,
         };
         let domain = match &level.kind {
             LevelKind::Score => Domain::Score,
             LevelKind::Doc => Domain::Doc,
             LevelKind::Num(ty, _) => Domain::Num(*ty as u8),
-            LevelKind::Str => Domain::Local,
+            LevelKind::Str | LevelKind::Id => Domain::Local,
             LevelKind::Absent => Domain::Missing,
         };
         let (missing_key, missing_value) = match &spec.missing {
@@ -459,10 +474,12 @@ impl KeyReader {
                     let raw = parse_raw(v, *ty, date.as_ref())?;
                     (present(raw as u128, spec.ascending), decode(raw, *ty))
                 }
-                LevelKind::Str => {
+                LevelKind::Str | LevelKind::Id => {
                     let s = text_of(v);
                     let key = match &source {
-                        Source::Str { .. } => present(str_bound(&source, &s)?, spec.ascending),
+                        Source::Str { .. } | Source::Id(_) => {
+                            present(str_bound(&source, &s)?, spec.ascending)
+                        }
                         // No values here: every doc takes the missing value.
                         _ => PRESENT,
                     };
@@ -514,6 +531,7 @@ impl KeyReader {
                     ords.values_for_doc(doc).min()
                 }
             }
+            Source::Id(ids) => ids.ord(doc),
             _ => None,
         }
     }
@@ -523,7 +541,7 @@ impl KeyReader {
         match &self.source {
             Source::Score => present(score_bits(score) as u128, self.ascending),
             Source::Doc => present(doc as u128, self.ascending),
-            Source::Str { .. } => match self.raw(doc) {
+            Source::Str { .. } | Source::Id(_) => match self.raw(doc) {
                 Some(ord) => present(2 * ord as u128 + 1, self.ascending),
                 None => self.missing_key,
             },
@@ -561,6 +579,10 @@ impl KeyReader {
                 }
                 None => self.missing_value.clone(),
             },
+            Source::Id(ids) => match self.raw(doc).and_then(|ord| ids.id(ord)) {
+                Some(id) => SortValue::Str(id.to_string()),
+                None => self.missing_value.clone(),
+            },
             Source::Absent => self.missing_value.clone(),
         })
     }
@@ -582,7 +604,7 @@ impl KeyReader {
             (LevelKind::Num(ty, date), _) => {
                 present(parse_raw(v, *ty, date.as_ref())? as u128, self.ascending)
             }
-            (LevelKind::Str, Source::Str { .. }) => {
+            (LevelKind::Str, Source::Str { .. }) | (LevelKind::Id, Source::Id(_)) => {
                 present(str_bound(&self.source, &text_of(v))?, self.ascending)
             }
             // No values on this segment: only missing keys occur, so any present key works.
@@ -601,7 +623,8 @@ impl KeyReader {
             }
             (SortValue::I64(d), LevelKind::Doc, _) => present(*d as u128, self.ascending),
             (_, LevelKind::Num(ty, _), _) => present(encode(v, *ty) as u128, self.ascending),
-            (SortValue::Str(s), LevelKind::Str, Source::Str { .. }) => {
+            (SortValue::Str(s), LevelKind::Str, Source::Str { .. })
+            | (SortValue::Str(s), LevelKind::Id, Source::Id(_)) => {
                 present(str_bound(&self.source, s)?, self.ascending)
             }
             // No values on this segment: only missing keys occur, so any present key works.
@@ -621,9 +644,13 @@ fn encode(v: &SortValue, ty: NumType) -> u64 {
     }
 }
 
-/// Where a string falls among a segment's keyword ordinals (`source`, a `Source::Str`), on the
-/// `2·ord + 1` scale of present values: on a term, or just before the first term above it.
+/// Where a string falls among a segment's keyword ordinals (`source`, a `Source::Str` or
+/// `Source::Id`), on the `2·ord + 1` scale of present values: on a term, or just before the
+/// first term above it.
 fn str_bound(source: &Source, s: &str) -> Result<u128> {
+    if let Source::Id(ids) = source {
+        return Ok(ord_bound(ids.ord_or_next(s)));
+    }
     let Source::Str {
         col,
         segment,
@@ -635,12 +662,18 @@ fn str_bound(source: &Source, s: &str) -> Result<u128> {
         return Ok(PRESENT);
     };
     let decoded = strings.get_or_init(|| term_strings::term_strings(*segment, field, col));
-    Ok(
-        match term_strings::ord_or_next(decoded.as_deref(), col, s.as_bytes())? {
-            TermOrdHit::Exact(o) => 2 * o as u128 + 1,
-            TermOrdHit::Next(o) => 2 * o as u128,
-        },
-    )
+    Ok(ord_bound(term_strings::ord_or_next(
+        decoded.as_deref(),
+        col,
+        s.as_bytes(),
+    )?))
+}
+
+fn ord_bound(hit: TermOrdHit) -> u128 {
+    match hit {
+        TermOrdHit::Exact(o) => 2 * o as u128 + 1,
+        TermOrdHit::Next(o) => 2 * o as u128,
+    }
 }
 
 /// A kept hit's order keys, with what reads its sort values when they are needed.
