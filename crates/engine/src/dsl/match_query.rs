@@ -61,6 +61,8 @@ pub struct MatchQuery {
     pub prefix_length: usize,
     pub max_expansions: usize,
     pub fuzzy_transpositions: bool,
+    /// Checked and applied as the shard builds the query (`query::text`).
+    pub fuzzy_rewrite: Option<String>,
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -87,6 +89,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
         prefix_length: 0,
         max_expansions: 50,
         fuzzy_transpositions: true,
+        fuzzy_rewrite: None,
     };
     for (k, _, x) in extra {
         if k == "boost" {
@@ -135,7 +138,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                         q.max_expansions = n as usize
                     }
                     "fuzzy_transpositions" => q.fuzzy_transpositions = boolean(name, k, x)?,
-                    "fuzzy_rewrite" => {}
+                    "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
                     "cutoff_frequency" => {
                         return Err(parsing(
                             format!("[{name}] query parameter [{k}] is not supported yet"),

@@ -66,6 +66,7 @@ pub struct MultiMatchQuery {
     pub fuzziness: Option<super::fuzziness::Fuzziness>,
     pub prefix_length: usize,
     pub fuzzy_transpositions: bool,
+    pub fuzzy_rewrite: Option<String>,
 }
 
 impl MultiMatchQuery {
@@ -85,6 +86,7 @@ impl MultiMatchQuery {
             prefix_length: self.prefix_length,
             max_expansions: self.max_expansions as usize,
             fuzzy_transpositions: self.fuzzy_transpositions,
+            fuzzy_rewrite: self.fuzzy_rewrite.clone(),
         }
     }
 }
@@ -121,6 +123,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         fuzziness: None,
         prefix_length: 0,
         fuzzy_transpositions: true,
+        fuzzy_rewrite: None,
     };
     for (k, _, x) in body.as_obj().unwrap_or_default() {
         super::loop_token("multi_match", k, x, super::Arrays::FieldsElseUnknown)?;
@@ -169,7 +172,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             }
             "prefix_length" => q.prefix_length = super::int("multi_match", k, x)?.max(0) as usize,
             "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("multi_match", k, x)?,
-            "fuzzy_rewrite" => {}
+            "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
             "cutoff_frequency" => {
                 return Err(parsing(
                     format!("[multi_match] query parameter [{k}] is not supported yet"),

@@ -31,6 +31,9 @@ pub struct QueryStringQuery {
     pub tie_breaker: Option<f32>,
     pub escape: bool,
     pub boost: f32,
+    /// Checked as the shard builds the query; `rewrite` scores prefixes, wildcards and regexps.
+    pub rewrite: Option<String>,
+    pub fuzzy_rewrite: Option<String>,
 }
 
 impl QueryStringQuery {
@@ -56,6 +59,8 @@ impl QueryStringQuery {
             tie_breaker: None,
             escape: false,
             boost: 1.0,
+            rewrite: None,
+            fuzzy_rewrite: None,
         }
     }
 }
@@ -105,9 +110,9 @@ pub fn parse(body: &Node) -> Result<Query> {
             "tie_breaker" => q.tie_breaker = Some(float(QS, k, x)?),
             "escape" => q.escape = boolean(QS, k, x)?,
             "boost" => q.boost = float(QS, k, x)?,
-            "rewrite"
-            | "fuzzy_rewrite"
-            | "max_determinized_states"
+            "rewrite" => q.rewrite = x.text(),
+            "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
+            "max_determinized_states"
             | "enable_position_increments"
             | "auto_generate_synonyms_phrase_query"
             | "quote_field_suffix"

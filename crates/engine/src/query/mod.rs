@@ -663,23 +663,14 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
     if let Some(reason) = refused {
         return Err(cx.create_failure(Error::illegal_argument(reason)));
     }
-    // The shard sets the rewrite on the query it built. Quarry runs Lucene's default for fuzzy
-    // queries, the blended top terms; a size given with it replaces max_expansions, as the
-    // rewrite is what then bounds the expansions.
-    let rewrite = multi_term::check_rewrite(
-        cx,
-        q.rewrite.as_deref(),
-        |r| matches!(r, multi_term::Rewrite::TopTermsBlendedFreqs(n) if n > 0),
-    )?;
+    let rewrite = multi_term::check_rewrite(cx, q.rewrite.as_deref(), multi_term::runs_rewrite)?;
     let text = values::text_of(&q.value);
     let p = multi_term::FuzzyParams {
         edits: q.fuzziness.edits(text.chars().count()),
         prefix_length: q.prefix_length as usize,
-        max_expansions: match rewrite {
-            Some(multi_term::Rewrite::TopTermsBlendedFreqs(n)) => n as usize,
-            _ => q.max_expansions as usize,
-        },
+        max_expansions: q.max_expansions as usize,
         transpositions: q.transpositions,
+        rewrite,
     };
     Ok(boosted(multi_term::fuzzy(cx, f, &text, &p)?, q.boost))
 }

@@ -152,6 +152,31 @@ pub struct FuzzyParams {
     pub prefix_length: usize,
     pub max_expansions: usize,
     pub transpositions: bool,
+    /// `None`: Lucene's default for fuzzy queries, the blended top `max_expansions` terms.
+    pub rewrite: Option<Rewrite>,
+}
+
+impl FuzzyParams {
+    /// How many of the best expansions the rewrite keeps.
+    fn limit(&self) -> usize {
+        match self.rewrite {
+            None => self.max_expansions,
+            Some(
+                Rewrite::TopTerms(n) | Rewrite::TopTermsBoost(n) | Rewrite::TopTermsBlendedFreqs(n),
+            ) => n.max(0) as usize,
+            Some(_) => usize::MAX,
+        }
+    }
+
+    /// Whether the expansions score with their largest doc freq (the blended rewrite).
+    pub fn blended(&self) -> bool {
+        matches!(self.rewrite, None | Some(Rewrite::TopTermsBlendedFreqs(_)))
+    }
+
+    /// Whether the whole query scores as a constant (`constant_score`, `constant_score_boolean`).
+    pub fn constant(&self) -> bool {
+        self.rewrite.is_some_and(constant_rewrite)
+    }
 }
 
 /// Lucene's fuzzy query on a text or keyword field.
@@ -185,23 +210,33 @@ impl Expansion {
             None => q,
         }
     }
+
+    /// The clause `rewrite` makes of this expansion: its term query, or under
+    /// `top_terms_boost_N` a constant of its boost (Lucene's boosted `ConstantScoreQuery`).
+    pub fn clause(&self, rewrite: Option<Rewrite>) -> Q {
+        match rewrite {
+            Some(Rewrite::TopTermsBoost(_)) => constant(
+                Box::new(LuceneTermQuery::new(self.term.clone())),
+                self.boost,
+            ),
+            _ => Box::new(self.query()),
+        }
+    }
 }
 
-/// The terms within the edit distance, each a term query boosted by its similarity.
+/// The terms within the edit distance, each a term query boosted by its similarity (under a
+/// constant rewrite, their union scoring 1).
 fn expand_fuzzy(cx: &Context, f: Field, text: &str, p: &FuzzyParams) -> Result<Q> {
     let expansions = fuzzy_expansions(cx, f, text, p)?;
+    let mut clauses: Vec<Q> = expansions.iter().map(|e| e.clause(p.rewrite)).collect();
     // One term is that term's query, as Lucene's rewrite of a one-clause boolean.
-    match expansions.as_slice() {
-        [] => return Ok(none()),
-        [one] => return Ok(Box::new(one.query())),
-        _ => {}
-    }
-    // Summed in double, as Lucene's disjunction scorers sum.
-    let clauses: Vec<Q> = expansions
-        .iter()
-        .map(|e| Box::new(e.query()) as Q)
-        .collect();
-    Ok(Box::new(super::combine::SumQuery::new(clauses)))
+    let q = match clauses.len() {
+        0 => return Ok(none()),
+        1 => clauses.remove(0),
+        // Summed in double, as Lucene's disjunction scorers sum.
+        _ => Box::new(super::combine::SumQuery::new(clauses)),
+    };
+    Ok(if p.constant() { constant(q, 1.0) } else { q })
 }
 
 /// `indices.query.bool.max_clause_count`'s default: the most terms a scoring rewrite may
@@ -408,22 +443,32 @@ pub fn fuzzy_expansions(
             }
         }
     }
-    // The best `max_expansions` by boost, ties to the smaller term.
+    // The best by boost, ties to the smaller term.
     let mut terms: Vec<(String, f32)> = found.into_iter().collect();
     terms.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    terms.truncate(p.max_expansions.max(1));
+    terms.truncate(p.limit().max(1));
+    if p.rewrite == Some(Rewrite::ScoringBoolean) && terms.len() > MAX_CLAUSE_COUNT {
+        return Err(Error::new(
+            crate::error::ErrorKind::TooManyClauses,
+            format!("maxClauseCount is set to {MAX_CLAUSE_COUNT}"),
+        ));
+    }
     // Lucene's top-terms rewrite builds its boolean in term order.
     terms.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut max_df = 0;
-    for (t, _) in &terms {
-        max_df = max_df.max(cx.searcher.doc_freq(&Term::from_field_text(f, t))?);
+    let mut max_df = None;
+    if p.blended() {
+        let mut most = 0;
+        for (t, _) in &terms {
+            most = most.max(cx.searcher.doc_freq(&Term::from_field_text(f, t))?);
+        }
+        max_df = Some(most);
     }
     Ok(terms
         .into_iter()
         .map(|(t, boost)| Expansion {
             term: Term::from_field_text(f, &t),
             boost: boost.max(0.0),
-            doc_freq: Some(max_df),
+            doc_freq: max_df,
         })
         .collect())
 }

@@ -37,6 +37,8 @@ struct Opts<'a> {
     phrase_slop: u32,
     fuzziness: Fuzziness,
     fuzzy: (usize, usize, bool),
+    /// `rewrite` when it scores: prefixes, wildcards and regexps score their terms.
+    scoring: Option<multi_term::Rewrite>,
     allow_leading_wildcard: bool,
     time_zone: Option<&'a str>,
 }
@@ -71,6 +73,15 @@ fn create_failure(cx: &Context, e: Error) -> Error {
 }
 
 impl Opts<'_> {
+    /// A prefix, wildcard or regexp (as tantivy's regex): a constant, or its terms scored under
+    /// a scoring `rewrite`.
+    fn pattern(&self, cx: &Context, f: tantivy::schema::Field, re: &str) -> Result<Q> {
+        match self.scoring {
+            Some(r) => multi_term::scoring_rewrite(cx, f, re, r),
+            None => multi_term::regex_query(f, re, 1.0),
+        }
+    }
+
     fn occur(&self) -> Occur {
         if self.and {
             Occur::Must
@@ -302,14 +313,16 @@ impl Opts<'_> {
                             prefix_length: self.fuzzy.0,
                             max_expansions: self.fuzzy.1,
                             transpositions: self.fuzzy.2,
+                            // `fuzzy_rewrite` is checked, but OpenSearch builds these with the
+                            // default rewrite.
+                            rewrite: None,
                         },
                     )?))
                 })
             }
             Leaf::Prefix(p) => self.per_field(cx, field, |name| {
                 let (f, t) = self.normalized(cx, name, p)?;
-                let q =
-                    multi_term::regex_query(f, &format!("(?s){}.*", super::regex_escape(&t)), 1.0)?;
+                let q = self.pattern(cx, f, &format!("(?s){}.*", super::regex_escape(&t)))?;
                 Ok(Some(super::label(cx, q, || format!("{name}:{t}*"))))
             }),
             Leaf::Wildcard(w) => {
@@ -332,14 +345,14 @@ impl Opts<'_> {
                 }
                 self.per_field(cx, field, |name| {
                     let (f, t) = self.normalized(cx, name, w)?;
-                    let q = multi_term::regex_query(f, &multi_term::wildcard_regex(&t), 1.0)?;
+                    let q = self.pattern(cx, f, &multi_term::wildcard_regex(&t))?;
                     Ok(Some(super::label(cx, q, || format!("{name}:{t}"))))
                 })
             }
             Leaf::Regexp(r) => self.per_field(cx, field, |name| {
                 let (f, t) = self.normalized(cx, name, r)?;
                 let q = match multi_term::lucene_regex(&t) {
-                    Some(re) => multi_term::regex_query(f, &re, 1.0)?,
+                    Some(re) => self.pattern(cx, f, &re)?,
                     None => none(),
                 };
                 Ok(Some(super::label(cx, q, || format!("{name}:/{t}/"))))
@@ -550,9 +563,18 @@ pub fn query_string(cx: &Context, q: &QueryStringQuery) -> Result<Q> {
             q.fuzzy_max_expansions as usize,
             q.fuzzy_transpositions,
         ),
+        scoring: multi_term::scoring(multi_term::check_rewrite(
+            cx,
+            q.rewrite.as_deref(),
+            multi_term::runs_rewrite,
+        )?),
         allow_leading_wildcard: q.allow_leading_wildcard,
         time_zone: q.time_zone.as_deref(),
     };
+    // Checked, as the shard parses it, but the fuzzy terms of a query string are built with
+    // the default rewrite whatever it says (OpenSearch 2.19: `roam~` scores and expands the
+    // same under `constant_score` and `top_terms_blended_freqs_1`).
+    multi_term::check_rewrite(cx, q.fuzzy_rewrite.as_deref(), |_| true)?;
     for name in [opts.analyzer, opts.quote_analyzer].into_iter().flatten() {
         if cx
             .searcher
@@ -619,6 +641,7 @@ pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q
             q.fuzzy_max_expansions as usize,
             q.fuzzy_transpositions,
         ),
+        scoring: None,
         allow_leading_wildcard: true,
         time_zone: None,
     };

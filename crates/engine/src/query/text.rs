@@ -3,6 +3,7 @@
 
 use super::combine::SumQuery;
 use super::lucene_term::LuceneTermQuery;
+use super::multi_term::Rewrite;
 use super::phrase::LucenePhraseQuery;
 use super::wrappers::BoostedQuery;
 use super::{all, boosted, none, Context, Q};
@@ -95,6 +96,7 @@ fn leaf(cx: &Context, f: Field, t: &str, p: &TextParams) -> Result<Q> {
                 prefix_length: m.prefix_length,
                 max_expansions: m.max_expansions,
                 transpositions: m.fuzzy_transpositions,
+                rewrite: fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?,
             };
             super::multi_term::fuzzy(cx, f, t, &params)
         }
@@ -154,6 +156,12 @@ fn fuzzy_disjunction(
     if tokens.len() < 2 || p.operator != Operator::Or || msm > 1 {
         return Ok(None);
     }
+    let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
+    // A constant rewrite makes each term's query a constant, which Lucene's boolean does not
+    // merge into its clauses.
+    if rewrite.is_some() && super::multi_term::scoring(rewrite).is_none() {
+        return Ok(None);
+    }
     let fz = m.fuzziness.expect("fuzziness");
     let edits = |t: &str| fz.edits(t.chars().count());
     // term → (summed boost, best boost, the doc freq that came with the best)
@@ -164,6 +172,7 @@ fn fuzzy_disjunction(
             prefix_length: m.prefix_length,
             max_expansions: m.max_expansions,
             transpositions: m.fuzzy_transpositions,
+            rewrite,
         };
         for e in super::multi_term::fuzzy_expansions(cx, f, t, &params)? {
             match merged.iter_mut().find(|x| x.0 == e.term) {
@@ -186,7 +195,7 @@ fn fuzzy_disjunction(
                 boost: boost as f32,
                 doc_freq,
             };
-            Box::new(e.query()) as Q
+            e.clause(rewrite)
         })
         .collect();
     let q: Q = match leaves.len() {
@@ -209,7 +218,13 @@ fn fuzzy_disjunction(
     })))
 }
 
+/// `fuzzy_rewrite`, checked as the shard checks it when it builds the query, fuzziness or not.
+fn fuzzy_rewrite(cx: &Context, rewrite: Option<&str>) -> Result<Option<Rewrite>> {
+    super::multi_term::check_rewrite(cx, rewrite, super::multi_term::runs_rewrite)
+}
+
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
+    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let q = match_field(
         cx,
         &TextParams {
@@ -229,6 +244,7 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
 /// `match_bool_prefix`: the analysed terms as `match` would query them, the last one a prefix
 /// (constant score, as Lucene's rewritten prefix query scores inside the boolean).
 pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
+    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let Some((f, fm)) = cx.field(&m.field) else {
         return Ok(none());
     };
@@ -504,6 +520,7 @@ pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(St
 }
 
 pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
+    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let lenient = m.lenient || m.fields.is_empty() || m.fields.iter().any(|(f, _)| f.contains('*'));
     let fields = expand_fields(cx, &m.fields);
     let fuzzy = m.fuzziness.is_some().then(|| m.as_match(""));
