@@ -115,24 +115,49 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             false,
         ),
         Ast::Bool(b) => {
+            let mut msm = match &b.minimum_should_match {
+                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
+                _ => 0,
+            };
+            // Rewritten, as Lucene's `BooleanQuery.rewrite` does: SHOULD clauses that must all
+            // match become MUST, and with at most one required, a SHOULD clause that is itself
+            // a pure disjunction gives its clauses to this one.
+            let rewritten = !cx.parsed;
+            let all_required = rewritten && msm > 0 && msm == b.should.len();
+            let flatten = rewritten && msm <= 1;
+            let should = if all_required { "+" } else { "" };
+            if all_required {
+                msm = 0;
+            }
             let mut parts = Vec::new();
             let groups: [(&str, &Vec<Ast>); 4] = [
                 ("+", &b.must),
                 ("-", &b.must_not),
-                ("", &b.should),
+                (should, &b.should),
                 ("#", &b.filter),
             ];
-            for (prefix, list) in groups {
+            for (i, (prefix, list)) in groups.into_iter().enumerate() {
                 for q in list {
                     let (s, boolean) = render(q, cx)?;
+                    if flatten && i == 2 && boolean && pure_disjunction(q, cx)? {
+                        // Its clauses, without the minimum of one it may print.
+                        parts.push(match q {
+                            Ast::Bool(inner) => render(
+                                &Ast::Bool(dsl::BoolQuery {
+                                    minimum_should_match: None,
+                                    ..inner.clone()
+                                }),
+                                cx,
+                            )?
+                            .0,
+                            _ => s,
+                        });
+                        continue;
+                    }
                     let s = if boolean { format!("({s})") } else { s };
                     parts.push(format!("{prefix}{s}"));
                 }
             }
-            let msm = match &b.minimum_should_match {
-                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
-                _ => 0,
-            };
             let joined = parts.join(" ");
             let text = if msm > 0 {
                 format!("({joined})~{msm}")
@@ -217,6 +242,67 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
         ),
         other => terms_string(other, cx)?,
     })
+}
+
+/// Whether `ast`, rewritten, is a Lucene boolean of SHOULD clauses only with at most one
+/// required (`BooleanQuery.isPureDisjunction`), which a disjunctive parent absorbs: a `bool`
+/// of `should` clauses alone, or an OR `match` on several terms.
+fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
+    Ok(match ast {
+        Ast::Bool(b) => {
+            let msm = match &b.minimum_should_match {
+                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
+                _ => 0,
+            };
+            b.must.is_empty()
+                && b.must_not.is_empty()
+                && b.filter.is_empty()
+                && !b.should.is_empty()
+                && b.boost == 1.0
+                && (msm <= 1 && !(msm == 1 && b.should.len() == 1))
+        }
+        Ast::Match(m) => pure_match(cx, &m.field, m)?,
+        // On one field, best_fields and most_fields are that field's `match`.
+        Ast::MultiMatch(mm)
+            if matches!(
+                mm.ty,
+                dsl::MultiMatchType::BestFields | dsl::MultiMatchType::MostFields
+            ) && mm.boost == 1.0 =>
+        {
+            match super::expand_fields(cx, &mm.fields).as_slice() {
+                [(field, boost)] if *boost == 1.0 => pure_match(cx, field, &mm.as_match(field))?,
+                _ => false,
+            }
+        }
+        // Built: should clauses alone (an unlabelled sum or boolean, as a query string on one
+        // field builds its plain terms).
+        Ast::QueryString(_) | Ast::SimpleQueryString(_) => {
+            let q = super::build(ast, &cx.labelling())?;
+            let sum = q
+                .downcast_ref::<super::combine::SumQuery>()
+                .is_some_and(|s| s.minimum() <= 1 && s.clauses().len() > 1);
+            let boolean = q
+                .downcast_ref::<tantivy::query::BooleanQuery>()
+                .is_some_and(|b| {
+                    b.get_minimum_number_should_match() <= 1
+                        && b.clauses().len() > 1
+                        && b.clauses()
+                            .iter()
+                            .all(|(o, _)| *o == tantivy::query::Occur::Should)
+                });
+            sum || boolean
+        }
+        _ => false,
+    })
+}
+
+/// Whether a `match` on `field` prints as a disjunction of its terms with nothing required.
+fn pure_match(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<bool> {
+    Ok(m.operator == dsl::Operator::Or
+        && m.minimum_should_match.is_none()
+        && m.fuzziness.is_none()
+        && m.boost == 1.0
+        && match_string(cx, field, m)?.is_some_and(|(_, boolean)| boolean))
 }
 
 /// A query printed from what it builds to (`built`), the reason of a `MatchNoDocsQuery` from
