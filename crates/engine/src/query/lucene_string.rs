@@ -115,10 +115,7 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             false,
         ),
         Ast::Bool(b) => {
-            let mut msm = match &b.minimum_should_match {
-                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
-                _ => 0,
-            };
+            let mut msm = should_minimum(b)?;
             // Rewritten, as Lucene's `BooleanQuery.rewrite` does: SHOULD clauses that must all
             // match become MUST, and with at most one required, a SHOULD clause that is itself
             // a pure disjunction gives its clauses to this one.
@@ -136,10 +133,11 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
                 (should, &b.should),
                 ("#", &b.filter),
             ];
-            for (i, (prefix, list)) in groups.into_iter().enumerate() {
+            for (prefix, list) in groups {
+                let shoulds = std::ptr::eq(list, &b.should);
                 for q in list {
                     let (s, boolean) = render(q, cx)?;
-                    if flatten && i == 2 && boolean && pure_disjunction(q, cx)? {
+                    if flatten && shoulds && boolean && pure_disjunction(q, cx)? {
                         // Its clauses, without the minimum of one it may print.
                         parts.push(match q {
                             Ast::Bool(inner) => render(
@@ -250,16 +248,14 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
 fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
     Ok(match ast {
         Ast::Bool(b) => {
-            let msm = match &b.minimum_should_match {
-                Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
-                _ => 0,
-            };
+            // One required of one is a required clause, not a disjunction.
+            let msm = should_minimum(b)?;
             b.must.is_empty()
                 && b.must_not.is_empty()
                 && b.filter.is_empty()
-                && !b.should.is_empty()
                 && b.boost == 1.0
-                && (msm <= 1 && !(msm == 1 && b.should.len() == 1))
+                && msm <= 1
+                && msm < b.should.len()
         }
         Ast::Match(m) => pure_match(cx, &m.field, m)?,
         // On one field, best_fields and most_fields are that field's `match`.
@@ -293,6 +289,14 @@ fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
             sum || boolean
         }
         _ => false,
+    })
+}
+
+/// How many of a `bool`'s should clauses must match (0 without should clauses).
+fn should_minimum(b: &dsl::BoolQuery) -> Result<usize> {
+    Ok(match &b.minimum_should_match {
+        Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
+        _ => 0,
     })
 }
 

@@ -380,8 +380,8 @@ pub fn check_rewrite(
     Ok(Some(r))
 }
 
-/// The rewrites that score a prefix, wildcard or regexp as a constant.
-fn constant_rewrite(r: Rewrite) -> bool {
+/// The rewrites that score a prefix, wildcard, regexp or fuzzy query as a constant.
+pub fn constant_rewrite(r: Rewrite) -> bool {
     matches!(r, Rewrite::ConstantScore | Rewrite::ConstantScoreBoolean)
 }
 

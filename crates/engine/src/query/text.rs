@@ -159,7 +159,7 @@ fn fuzzy_disjunction(
     let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     // A constant rewrite makes each term's query a constant, which Lucene's boolean does not
     // merge into its clauses.
-    if rewrite.is_some() && super::multi_term::scoring(rewrite).is_none() {
+    if rewrite.is_some_and(super::multi_term::constant_rewrite) {
         return Ok(None);
     }
     let fz = m.fuzziness.expect("fuzziness");
