@@ -1,5 +1,5 @@
 // A refused body (past http.max_content_length) is answered before the client has finished
-// sending it. fastify then closes the connection, and closing a TCP socket with unread data in
+// sending it. fastify then closes the connection (a POST or PUT body it reads), and closing a TCP socket with unread data in
 // its receive buffer makes the kernel send a reset instead of a FIN; a reset can reach the
 // client before it has read the answer, which it then never sees (EPIPE or ECONNRESET instead
 // of the 413: a raw client writing a 4 MB body over loopback lost it in 3 of 6 tries).
@@ -20,13 +20,14 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 const CHECK_MS = 50;
 
 /**
- * For an error answer fastify marked `connection: close` while the request's body is still
- * arriving: keeps the connection, and lets node drain the body after the answer.
+ * For an error answer while the request's body is still arriving (fastify's, marked
+ * `connection: close`, or the pipeline's to a GET body): keeps the connection, and lets node
+ * drain the body after the answer, within the bounds.
  */
 export function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
   const raw = request.raw;
-  if (raw.complete || reply.getHeader('connection') !== 'close') return;
-  reply.removeHeader('connection');
+  if (raw.complete) return;
+  if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
   reply.raw.once('finish', () => {
     const start = raw.socket.bytesRead;
     const deadline = Date.now() + LINGER_MS;

@@ -7,6 +7,7 @@ import type { EngineParams, EngineResponse } from '../engine';
 import type { Task } from '../tasks/task-manager';
 import { authenticate } from '../security/authenticate';
 import { authorize } from '../security/authorize';
+import { lingerOnRefusedBody } from './linger';
 import { bodyOf, hasUnreadBody, joinBody, rawBody, type RawBody } from './raw-body';
 import { unrecognizedParameters, unsupportedContentType } from './error-table';
 import { parseBoolParam } from './common-params';
@@ -110,7 +111,10 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       if (request.body == null && hasUnreadBody(request)) {
         rawBody(request, limit).then(
           (body) => run(request, reply, query, params, body, errorTrace, pretty),
-          (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
+          (err: unknown) => {
+            lingerOnRefusedBody(request, reply);
+            sendError(request, reply, err, errorTrace, pretty);
+          },
         );
         return;
       }

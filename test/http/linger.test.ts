@@ -117,6 +117,18 @@ describe('a refused body', () => {
     expect(out.ms).toBeLessThan(10_000);
   });
 
+  it('bounds a refused GET body the same way', async () => {
+    const get = `GET /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: ${big.length}\r\n\r\n`;
+    const whole = await exchange(get, big);
+    expect(whole.error).toBeUndefined();
+    expect(whole.statuses).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
+    const head = 'GET /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n';
+    const trickled = await exchange(head, 'trickle');
+    expect(trickled.statuses).toEqual(['HTTP/1.1 413 Payload Too Large']);
+    expect(trickled.ms).toBeGreaterThan(1500);
+    expect(trickled.ms).toBeLessThan(10_000);
+  });
+
   it('leaves the node serving', async () => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
