@@ -3,6 +3,7 @@
 
 use super::request::FieldAndFormat;
 use super::term_strings;
+use crate::error::{Error, Result};
 use crate::index::mapping::{FieldType, Mapping};
 use crate::index::schema;
 use crate::query::{self, Context};
@@ -22,24 +23,82 @@ fn glob(pattern: &str, name: &str) -> bool {
     rec(pattern.as_bytes(), name.as_bytes())
 }
 
-/// The mapped leaves a requested entry names (a pattern expands over the mapping), and `_id`
-/// when named.
+/// How `docvalue_fields` reads a metadata field.
+#[derive(Clone, Copy, PartialEq)]
+enum Meta {
+    Id,
+    Index,
+    SeqNo,
+    /// Named without error, printed as nothing (OpenSearch has no value for it there).
+    PrimaryTerm,
+    /// No field data: the request fails.
+    Unsupported,
+}
+
+/// The metadata fields, in the order a pattern meets them: OpenSearch's `_*` and `*` fail on
+/// `_routing` first.
+const METADATA: [(&str, Meta); 10] = [
+    ("_routing", Meta::Unsupported),
+    (schema::ID, Meta::Id),
+    ("_index", Meta::Index),
+    (schema::SEQ_NO, Meta::SeqNo),
+    ("_primary_term", Meta::PrimaryTerm),
+    ("_version", Meta::Unsupported),
+    ("_source", Meta::Unsupported),
+    ("_ignored", Meta::Unsupported),
+    ("_field_names", Meta::Unsupported),
+    ("_doc_count", Meta::Unsupported),
+];
+
+fn metadata(path: &str) -> Option<Meta> {
+    METADATA.iter().find(|(n, _)| *n == path).map(|(_, m)| *m)
+}
+
+/// The fields a requested entry names: a pattern expands over the metadata fields, then the
+/// mapped leaves; a name is kept when it is either.
 fn expand(mapping: &Mapping, entries: &[FieldAndFormat]) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for e in entries {
         if e.field.contains('*') {
-            for leaf in mapping.leaves() {
-                if glob(&e.field, &leaf.path) && !out.iter().any(|(p, _)| *p == leaf.path) {
-                    out.push((leaf.path.clone(), e.format.clone()));
+            let leaves = mapping.leaves();
+            let names = METADATA
+                .iter()
+                .map(|(n, _)| *n)
+                .chain(leaves.iter().map(|l| l.path.as_str()));
+            for name in names {
+                if glob(&e.field, name) && !out.iter().any(|(p, _)| p == name) {
+                    out.push((name.to_string(), e.format.clone()));
                 }
             }
-        } else if (e.field == schema::ID || mapping.field(&e.field).is_some())
+        } else if (metadata(&e.field).is_some() || mapping.field(&e.field).is_some())
             && !out.iter().any(|(p, _)| *p == e.field)
         {
             out.push((e.field.clone(), e.format.clone()));
         }
     }
     out
+}
+
+/// Whether each field `docvalue_fields` names can be read as OpenSearch's shard checks it when
+/// it builds the fetch: a metadata field without field data, or a `format` on a metadata
+/// field, fails the shard.
+pub fn check_docvalue_fields(mapping: &Mapping, entries: &[FieldAndFormat]) -> Result<()> {
+    for (path, format) in expand(mapping, entries) {
+        match metadata(&path) {
+            Some(Meta::Unsupported) => {
+                return Err(Error::illegal_argument(format!(
+                    "Fielddata is not supported on field [{path}] of type [{path}]"
+                )))
+            }
+            Some(Meta::Id | Meta::Index | Meta::SeqNo) if format.is_some() => {
+                return Err(Error::illegal_argument(format!(
+                    "Field [{path}] of type [{path}] does not support custom formats"
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A date (epoch millis) in a `format`; without one, `strict_date_optional_time`.
@@ -106,20 +165,31 @@ fn java_pattern(p: &str) -> String {
     out
 }
 
-/// `docvalue_fields` of one hit (its address and `_id`), read from the segment's columns.
+/// `docvalue_fields` of one hit (its address, and the hit printed so far for its `_id` and
+/// `_index`), read from the segment's columns.
 pub fn docvalue_fields(
     searcher: &Searcher,
     mapping: &Mapping,
     entries: &[FieldAndFormat],
-    (addr, id): (DocAddress, &str),
+    (addr, hit): (DocAddress, &Map<String, Value>),
     out: &mut Map<String, Value>,
 ) {
     let reader = searcher.segment_reader(addr.segment_ord);
     let ff = reader.fast_fields();
     let doc = addr.doc_id;
     for (path, format) in expand(mapping, entries) {
-        if path == schema::ID {
-            out.insert(path, Value::Array(vec![Value::from(id)]));
+        if let Some(m) = metadata(&path) {
+            let value = match m {
+                Meta::Id => hit.get("_id").cloned(),
+                Meta::Index => hit.get("_index").cloned(),
+                Meta::SeqNo => {
+                    super::open_columns::seq_no(reader).map(|c| Value::from(c.get_val(doc)))
+                }
+                Meta::PrimaryTerm | Meta::Unsupported => None,
+            };
+            if let Some(v) = value {
+                out.insert(path, Value::Array(vec![v]));
+            }
             continue;
         }
         let Some(fm) = mapping.field(&path) else {

@@ -611,6 +611,7 @@ fn execute_paged(
         phase_took.query = query_took;
     }
     let fetch_started = std::time::Instant::now();
+    fetch_phase_check(req, targets, &mut candidates, &mut failures)?;
     let mut hits = Vec::with_capacity(candidates.len());
     let mut raw_sources = Vec::new();
     for c in &candidates {
@@ -648,6 +649,41 @@ fn execute_paged(
             ..phase_took
         },
     })
+}
+
+/// The fetch each shard with hits on the page builds: a shard that cannot build it
+/// (`docvalue_fields` it has no field data for) fails, and its hits leave the page. One shard
+/// queries and fetches in one round, so its failure is the query phase's, as OpenSearch's.
+fn fetch_phase_check(
+    req: &SearchRequest,
+    targets: &[ShardTarget],
+    candidates: &mut Vec<Candidate>,
+    failures: &mut Vec<ShardFailure>,
+) -> Result<()> {
+    if req.docvalue_fields.is_empty() {
+        return Ok(());
+    }
+    let mut fetching: Vec<usize> = candidates.iter().map(|c| c.shard).collect();
+    fetching.sort_unstable();
+    fetching.dedup();
+    let mut failed = vec![false; targets.len()];
+    let before = failures.len();
+    for si in fetching {
+        let t = &targets[si];
+        let meta = t.service.meta();
+        if let Err(e) = fetch_fields::check_docvalue_fields(&meta.mapping, &req.docvalue_fields) {
+            if targets.len() == 1 {
+                return Err(all_shards_failed(e, &meta.name, t.shard));
+            }
+            failed[si] = true;
+            failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+        }
+    }
+    if failures.len() == before {
+        return Ok(());
+    }
+    candidates.retain(|c| !failed[c.shard]);
+    check_phase("fetch", req, targets.len(), &failures[before..])
 }
 
 /// One hit of the page; an unfiltered `_source` is left as a placeholder for its stored bytes,
@@ -739,15 +775,11 @@ fn fetch(
         fetch_fields::fields(&meta.mapping, &req.fields, &raw_source(), &mut fields);
     }
     if !req.docvalue_fields.is_empty() {
-        let id = match hit.get("_id") {
-            Some(Value::String(id)) => id.clone(),
-            _ => String::new(),
-        };
         fetch_fields::docvalue_fields(
             &t.searcher,
             &meta.mapping,
             &req.docvalue_fields,
-            (c.doc, &id),
+            (c.doc, &hit),
             &mut fields,
         );
     }
