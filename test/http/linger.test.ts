@@ -79,9 +79,22 @@ function exchange(head: string, body: Buffer | 'endless' | 'trickle'): Promise<O
 // Several times the limit: most of it is still unread when the server answers.
 const big = Buffer.alloc(4 * 1024 * 1024, 'a');
 
+/** A request head declaring a JSON body of `length` bytes. */
+function headOf(method: string, length: number): string {
+  return `${method} /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
+}
+
+/** A client trickling a refused body gets its 413 and is cut off after about 2 s. */
+async function expectTrickleCutOff(method: string): Promise<void> {
+  const out = await exchange(headOf(method, 100_000_000), 'trickle');
+  expect(out.statuses).toEqual(['HTTP/1.1 413 Payload Too Large']);
+  expect(out.ms).toBeGreaterThan(1500);
+  expect(out.ms).toBeLessThan(10_000);
+}
+
 describe('a refused body', () => {
   it('reaches the client as a 413, declared or chunked, and the connection serves on', async () => {
-    const declared = `POST /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: ${big.length}\r\n\r\n`;
+    const declared = headOf('POST', big.length);
     let chunks = '';
     for (let i = 0; i < big.length; i += 64 * 1024) {
       const c = big.subarray(i, i + 64 * 1024);
@@ -103,30 +116,20 @@ describe('a refused body', () => {
   });
 
   it('is read for a bounded time only: a client that never stops sending is cut off', async () => {
-    const head = 'POST /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: 100000000000\r\n\r\n';
-    const out = await exchange(head, 'endless');
+    const out = await exchange(headOf('POST', 100_000_000_000), 'endless');
     expect(out.statuses).toEqual(['HTTP/1.1 413 Payload Too Large']);
     expect(out.ms).toBeLessThan(10_000);
   });
 
   it('is read for a bounded time only: a client that trickles is cut off after about 2 s', async () => {
-    const head = 'POST /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n';
-    const out = await exchange(head, 'trickle');
-    expect(out.statuses).toEqual(['HTTP/1.1 413 Payload Too Large']);
-    expect(out.ms).toBeGreaterThan(1500);
-    expect(out.ms).toBeLessThan(10_000);
+    await expectTrickleCutOff('POST');
   });
 
   it('bounds a refused GET body the same way', async () => {
-    const get = `GET /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: ${big.length}\r\n\r\n`;
-    const whole = await exchange(get, big);
+    const whole = await exchange(headOf('GET', big.length), big);
     expect(whole.error).toBeUndefined();
     expect(whole.statuses).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
-    const head = 'GET /x/_search HTTP/1.1\r\nhost: q\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n';
-    const trickled = await exchange(head, 'trickle');
-    expect(trickled.statuses).toEqual(['HTTP/1.1 413 Payload Too Large']);
-    expect(trickled.ms).toBeGreaterThan(1500);
-    expect(trickled.ms).toBeLessThan(10_000);
+    await expectTrickleCutOff('GET');
   });
 
   it('leaves the node serving', async () => {
