@@ -25,6 +25,8 @@ pub enum Distance {
     Internal,
     Levenshtein,
     Damerau,
+    JaroWinkler,
+    NGram,
 }
 
 #[derive(Debug, Clone)]
@@ -129,6 +131,8 @@ fn parse_term(name: &str, text: Option<String>, body: &Node) -> Result<TermSugge
                     "internal" => Distance::Internal,
                     "levenshtein" => Distance::Levenshtein,
                     "damerau_levenshtein" => Distance::Damerau,
+                    "jaro_winkler" => Distance::JaroWinkler,
+                    "ngram" => Distance::NGram,
                     other => {
                         return Err(Error::illegal_argument(format!(
                             "string_distance [{other}] is not supported yet"
@@ -280,7 +284,98 @@ fn distance_score(d: Distance, a: &[char], b: &[char], ed: usize) -> f32 {
         Distance::Internal => 1.0 - ed as f32 / a.len().min(b.len()).max(1) as f32,
         Distance::Levenshtein => 1.0 - levenshtein(a, b) as f32 / longest as f32,
         Distance::Damerau => 1.0 - osa(a, b) as f32 / longest as f32,
+        Distance::JaroWinkler => jaro_winkler(a, b),
+        Distance::NGram => ngram(a, b),
     }
+}
+
+/// Lucene's `JaroWinklerDistance` (threshold 0.7), in its float arithmetic: the Jaro
+/// similarity of the characters matched within half the longer length, plus Winkler's bonus
+/// for the whole common prefix (Lucene does not cap it at 4) once past the threshold.
+fn jaro_winkler(a: &[char], b: &[char]) -> f32 {
+    let (short, long) = if a.len() > b.len() { (b, a) } else { (a, b) };
+    let range = (long.len() / 2).saturating_sub(1);
+    let mut taken = vec![false; long.len()];
+    let mut short_matched = Vec::new();
+    for (i, &c) in short.iter().enumerate() {
+        let from = i.saturating_sub(range);
+        let to = (i + range + 1).min(long.len());
+        if let Some(x) = (from..to).find(|&x| !taken[x] && long[x] == c) {
+            taken[x] = true;
+            short_matched.push(c);
+        }
+    }
+    let m = short_matched.len();
+    if m == 0 {
+        return 0.0;
+    }
+    let long_matched = long.iter().zip(&taken).filter(|(_, &t)| t).map(|(&c, _)| c);
+    let half_transpositions = short_matched
+        .iter()
+        .zip(long_matched)
+        .filter(|(x, y)| *x != y)
+        .count()
+        / 2;
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mf = m as f32;
+    let j =
+        (mf / a.len() as f32 + mf / b.len() as f32 + (mf - half_transpositions as f32) / mf) / 3.0;
+    if j < 0.7 {
+        j
+    } else {
+        j + (0.1f32).min(1.0 / long.len() as f32) * prefix as f32 * (1.0 - j)
+    }
+}
+
+/// Lucene's `NGramDistance` with bigrams (Kondrak's n-gram edit distance): `source` padded in
+/// front with one NUL so its first character is in as many bigrams as the others, matches on
+/// the padding not counted, normalised by the longer length.
+fn ngram(source: &[char], target: &[char]) -> f32 {
+    const N: usize = 2;
+    let (sl, tl) = (source.len(), target.len());
+    if sl == 0 || tl == 0 {
+        return if sl == tl { 1.0 } else { 0.0 };
+    }
+    if sl < N || tl < N {
+        let same = source.iter().zip(target).filter(|(x, y)| x == y).count();
+        return same as f32 / sl.max(tl) as f32;
+    }
+    let padded: Vec<char> = std::iter::repeat_n('\0', N - 1)
+        .chain(source.iter().copied())
+        .collect();
+    let mut prev: Vec<f32> = (0..=sl).map(|i| i as f32).collect();
+    let mut cur = vec![0f32; sl + 1];
+    for j in 1..=tl {
+        // The target's j-th bigram, padded like the source's.
+        let gram: Vec<char> = (0..N)
+            .map(|k| {
+                let at = (j + k) as isize - N as isize;
+                if at < 0 {
+                    '\0'
+                } else {
+                    target[at as usize]
+                }
+            })
+            .collect();
+        cur[0] = j as f32;
+        for i in 1..=sl {
+            let (mut cost, mut counted) = (0usize, N);
+            for k in 0..N {
+                let c = padded[i - 1 + k];
+                if c != gram[k] {
+                    cost += 1;
+                } else if c == '\0' {
+                    counted -= 1;
+                }
+            }
+            let edit = cost as f32 / counted as f32;
+            cur[i] = (cur[i - 1] + 1.0)
+                .min(prev[i] + 1.0)
+                .min(prev[i - 1] + edit);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    1.0 - prev[sl] / sl.max(tl) as f32
 }
 
 struct Candidate {
@@ -595,4 +690,28 @@ pub fn render(results: Vec<(&TermSuggestion, Vec<Entry>)>, typed_keys: bool) -> 
         out.insert(key, Value::Array(list));
     }
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    /// Scores OpenSearch 2.19 gave these pairs (query first).
+    #[test]
+    fn jaro_winkler_and_ngram_score_as_lucene() {
+        let jw = |a: &str, b: &str| jaro_winkler(&chars(a), &chars(b));
+        let ng = |a: &str, b: &str| ngram(&chars(a), &chars(b));
+        assert_eq!(jw("quikc", "quick"), 0.953_333_3);
+        assert_eq!(jw("qick", "quack"), 0.804_999_95);
+        assert_eq!(jw("xz", "xy"), 0.666_666_7);
+        assert_eq!(jw("a", "abc"), 0.800_000_1);
+        assert_eq!(ng("quikc", "quick"), 0.7);
+        assert_eq!(ng("bown", "brow"), 0.375);
+        assert_eq!(ng("a", "abc"), 0.333_333_34);
+        assert_eq!(ng("", ""), 1.0);
+    }
 }
