@@ -63,6 +63,9 @@ pub struct MatchQuery {
     pub fuzzy_transpositions: bool,
     /// Checked and applied as the shard builds the query (`query::text`).
     pub fuzzy_rewrite: Option<String>,
+    /// Terms in more docs than this (a fraction of the shard's docs below 1, else a count) are
+    /// optional: Lucene's `CommonTermsQuery`.
+    pub cutoff_frequency: Option<f32>,
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -90,6 +93,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
         max_expansions: 50,
         fuzzy_transpositions: true,
         fuzzy_rewrite: None,
+        cutoff_frequency: None,
     };
     for (k, _, x) in extra {
         if k == "boost" {
@@ -139,12 +143,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                     }
                     "fuzzy_transpositions" => q.fuzzy_transpositions = boolean(name, k, x)?,
                     "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
-                    "cutoff_frequency" => {
-                        return Err(parsing(
-                            format!("[{name}] query parameter [{k}] is not supported yet"),
-                            x.pos,
-                        ))
-                    }
+                    "cutoff_frequency" => q.cutoff_frequency = Some(float(name, k, x)?),
                     "auto_generate_synonyms_phrase_query" | "_name" => {}
                     _ => return Err(unsupported(name, k, x.pos)),
                 }

@@ -67,6 +67,7 @@ pub struct MultiMatchQuery {
     pub prefix_length: usize,
     pub fuzzy_transpositions: bool,
     pub fuzzy_rewrite: Option<String>,
+    pub cutoff_frequency: Option<f32>,
 }
 
 impl MultiMatchQuery {
@@ -87,6 +88,7 @@ impl MultiMatchQuery {
             max_expansions: self.max_expansions as usize,
             fuzzy_transpositions: self.fuzzy_transpositions,
             fuzzy_rewrite: self.fuzzy_rewrite.clone(),
+            cutoff_frequency: self.cutoff_frequency,
         }
     }
 }
@@ -124,6 +126,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         prefix_length: 0,
         fuzzy_transpositions: true,
         fuzzy_rewrite: None,
+        cutoff_frequency: None,
     };
     for (k, _, x) in body.as_obj().unwrap_or_default() {
         super::loop_token("multi_match", k, x, super::Arrays::FieldsElseUnknown)?;
@@ -173,12 +176,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             "prefix_length" => q.prefix_length = super::int("multi_match", k, x)?.max(0) as usize,
             "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("multi_match", k, x)?,
             "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
-            "cutoff_frequency" => {
-                return Err(parsing(
-                    format!("[multi_match] query parameter [{k}] is not supported yet"),
-                    x.pos,
-                ))
-            }
+            "cutoff_frequency" => q.cutoff_frequency = Some(float("multi_match", k, x)?),
             "auto_generate_synonyms_phrase_query" | "_name" => {}
             _ => return Err(unsupported("multi_match", k, x.pos)),
         }

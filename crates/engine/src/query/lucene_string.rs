@@ -61,7 +61,7 @@ fn disjunction(parts: Vec<Rendered>, tie_breaker: f32) -> Rendered {
 /// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
 /// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
 fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
-    if m.fuzziness.is_some() {
+    if m.fuzziness.is_some() || m.cutoff_frequency.is_some() {
         return Ok(None);
     }
     let one = dsl::MatchQuery {

@@ -54,6 +54,8 @@ struct TextParams<'a> {
     lenient: bool,
     /// `match` with `fuzziness`: each term a fuzzy query (edits per term length).
     fuzzy: Option<&'a MatchQuery>,
+    /// `cutoff_frequency` (`common_terms`).
+    cutoff: Option<f32>,
 }
 
 /// The `match` query on one field, before its boost.
@@ -118,8 +120,17 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
     if leaves.len() == 1 {
         return Ok(leaves.pop().expect("one leaf"));
     }
+    let fuzzy = p.fuzzy.is_some_and(|m| m.fuzziness.is_some());
+    if let Some(cutoff) = p.cutoff.filter(|_| !fuzzy) {
+        return common_terms(cx, f, &tokens, leaves, cutoff, p);
+    }
+    Ok(terms_combined(leaves, p))
+}
+
+/// The terms' queries under the match's operator and `minimum_should_match`.
+fn terms_combined(leaves: Vec<Q>, p: &TextParams) -> Q {
     let n = leaves.len();
-    Ok(match p.operator {
+    match p.operator {
         Operator::And => Box::new(BooleanQuery::new(
             leaves.into_iter().map(|q| (Occur::Must, q)).collect(),
         )),
@@ -132,6 +143,81 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
                 .unwrap_or(0);
             // Lucene's disjunction: summed in double, pruned for top-k (block_max).
             Box::new(SumQuery::with_minimum(leaves, msm.max(1)))
+        }
+    }
+}
+
+/// `cutoff_frequency`, as OpenSearch's `ExtendedCommonTermsQuery` builds it: terms in more
+/// docs than the cutoff (a fraction of the shard's docs, deleted ones included, below 1; else a
+/// count) only add to the score of docs the rarer terms match, combined under the operator and
+/// `minimum_should_match`; when every term is that common, all are required.
+fn common_terms(
+    cx: &Context,
+    f: Field,
+    tokens: &[(usize, String)],
+    leaves: Vec<Q>,
+    cutoff: f32,
+    p: &TextParams,
+) -> Result<Q> {
+    let max_doc: u64 = cx
+        .searcher
+        .segment_readers()
+        .iter()
+        .map(|r| u64::from(r.max_doc()))
+        .sum();
+    let limit = if cutoff >= 1.0 {
+        cutoff
+    } else {
+        (cutoff * max_doc as f32).ceil()
+    };
+    let (mut low, mut high, mut high_terms) = (Vec::new(), Vec::new(), Vec::new());
+    for ((_, t), q) in tokens.iter().zip(leaves) {
+        let term = Term::from_field_text(f, t);
+        if cx.searcher.doc_freq(&term)? as f32 > limit {
+            high.push(q);
+            high_terms.push(term);
+        } else {
+            low.push(q);
+        }
+    }
+    Ok(match (low.is_empty(), high.is_empty()) {
+        (true, _) => Box::new(BooleanQuery::new(
+            high.into_iter().map(|q| (Occur::Must, q)).collect(),
+        )),
+        (false, true) => terms_combined(low, p),
+        (false, false) => {
+            let low = match low.len() {
+                1 => low.pop().expect("one low term"),
+                _ => terms_combined(low, p),
+            };
+            let high: Q = match high.len() {
+                1 => high.pop().expect("one high term"),
+                _ => Box::new(SumQuery::new(high)),
+            };
+            // Printed as Lucene rewrites it: the common terms' disjunction merged into the
+            // boolean around it (read before the boolean takes the rarer terms' query).
+            let schema = cx.searcher.schema();
+            let text = cx.label.then(|| {
+                let (l, boolean) = super::lucene_string::built(low.as_ref(), schema);
+                let required = if boolean {
+                    format!("+({l})")
+                } else {
+                    format!("+{l}")
+                };
+                std::iter::once(required)
+                    .chain(
+                        high_terms
+                            .iter()
+                            .map(|t| super::lucene_string::term_string(schema, t)),
+                    )
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            let q: Q = Box::new(BooleanQuery::new(vec![
+                (Occur::Must, low),
+                (Occur::Should, high),
+            ]));
+            super::label_boolean(cx, q, || text.unwrap_or_default())
         }
     })
 }
@@ -236,6 +322,7 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
             zero_terms: m.zero_terms_query,
             lenient: m.lenient,
             fuzzy: Some(m),
+            cutoff: m.cutoff_frequency,
         },
     )?;
     Ok(boosted(q, m.boost))
@@ -274,6 +361,7 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
         zero_terms: ZeroTerms::None,
         lenient: false,
         fuzzy: Some(m),
+        cutoff: None,
     };
     let mut leaves: Vec<Q> = rest
         .iter()
@@ -339,6 +427,7 @@ fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
             zero_terms: p.zero_terms,
             lenient: p.lenient,
             fuzzy: None,
+            cutoff: None,
         };
         return match_field(cx, &tp);
     }
@@ -565,6 +654,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
                     zero_terms: m.zero_terms_query,
                     lenient,
                     fuzzy: fuzzy.as_ref(),
+                    cutoff: m.cutoff_frequency,
                 },
             )?,
         };
@@ -635,6 +725,7 @@ fn cross_fields(
                     zero_terms: m.zero_terms_query,
                     lenient,
                     fuzzy: None,
+                    cutoff: m.cutoff_frequency,
                 },
             )?;
             out.push(boosted(q, one.boost));
