@@ -136,8 +136,7 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             for (prefix, list) in groups {
                 let shoulds = std::ptr::eq(list, &b.should);
                 for q in list {
-                    let (s, boolean) = render(q, cx)?;
-                    if flatten && shoulds && boolean && pure_disjunction(q, cx)? {
+                    if flatten && shoulds && pure_disjunction(q, cx)? {
                         // Its clauses, without the minimum of one it may print.
                         parts.push(match q {
                             Ast::Bool(inner) => render(
@@ -148,10 +147,11 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
                                 cx,
                             )?
                             .0,
-                            _ => s,
+                            _ => render(q, cx)?.0,
                         });
                         continue;
                     }
+                    let (s, boolean) = render(q, cx)?;
                     let s = if boolean { format!("({s})") } else { s };
                     parts.push(format!("{prefix}{s}"));
                 }
@@ -244,7 +244,8 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
 
 /// Whether `ast`, rewritten, is a Lucene boolean of SHOULD clauses only with at most one
 /// required (`BooleanQuery.isPureDisjunction`), which a disjunctive parent absorbs: a `bool`
-/// of `should` clauses alone, or an OR `match` on several terms.
+/// of `should` clauses alone, an OR `match` on several terms (on one field, as a `multi_match`
+/// too), or a query string of plain terms.
 fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
     Ok(match ast {
         Ast::Bool(b) => {

@@ -56,6 +56,8 @@ struct TextParams<'a> {
     fuzzy: Option<&'a MatchQuery>,
     /// `cutoff_frequency` (`common_terms`).
     cutoff: Option<f32>,
+    /// The fuzzy terms' `fuzzy_rewrite`, checked once by the query that builds them.
+    rewrite: Option<Rewrite>,
 }
 
 /// The `match` query on one field, before its boost.
@@ -98,7 +100,7 @@ fn leaf(cx: &Context, f: Field, t: &str, p: &TextParams) -> Result<Q> {
                 prefix_length: m.prefix_length,
                 max_expansions: m.max_expansions,
                 transpositions: m.fuzzy_transpositions,
-                rewrite: fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?,
+                rewrite: p.rewrite,
             };
             super::multi_term::fuzzy(cx, f, t, &params)
         }
@@ -242,7 +244,7 @@ fn fuzzy_disjunction(
     if tokens.len() < 2 || p.operator != Operator::Or || msm > 1 {
         return Ok(None);
     }
-    let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
+    let rewrite = p.rewrite;
     // A constant rewrite makes each term's query a constant, which Lucene's boolean does not
     // merge into its clauses.
     if rewrite.is_some_and(super::multi_term::constant_rewrite) {
@@ -310,7 +312,7 @@ fn fuzzy_rewrite(cx: &Context, rewrite: Option<&str>) -> Result<Option<Rewrite>>
 }
 
 pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
-    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
+    let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let q = match_field(
         cx,
         &TextParams {
@@ -323,6 +325,7 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
             lenient: m.lenient,
             fuzzy: Some(m),
             cutoff: m.cutoff_frequency,
+            rewrite,
         },
     )?;
     Ok(boosted(q, m.boost))
@@ -331,7 +334,7 @@ pub fn match_query(cx: &Context, m: &MatchQuery) -> Result<Q> {
 /// `match_bool_prefix`: the analysed terms as `match` would query them, the last one a prefix
 /// (constant score, as Lucene's rewritten prefix query scores inside the boolean).
 pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
-    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
+    let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let Some((f, fm)) = cx.field(&m.field) else {
         return Ok(none());
     };
@@ -362,6 +365,7 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
         lenient: false,
         fuzzy: Some(m),
         cutoff: None,
+        rewrite,
     };
     let mut leaves: Vec<Q> = rest
         .iter()
@@ -428,6 +432,7 @@ fn phrase_field(cx: &Context, field: &str, p: &PhraseParams) -> Result<Q> {
             lenient: p.lenient,
             fuzzy: None,
             cutoff: None,
+            rewrite: None,
         };
         return match_field(cx, &tp);
     }
@@ -609,7 +614,7 @@ pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(St
 }
 
 pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
-    fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
+    let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
     let lenient = m.lenient || m.fields.is_empty() || m.fields.iter().any(|(f, _)| f.contains('*'));
     let fields = expand_fields(cx, &m.fields);
     let fuzzy = m.fuzziness.is_some().then(|| m.as_match(""));
@@ -655,6 +660,7 @@ pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
                     lenient,
                     fuzzy: fuzzy.as_ref(),
                     cutoff: m.cutoff_frequency,
+                    rewrite,
                 },
             )?,
         };
@@ -726,6 +732,7 @@ fn cross_fields(
                     lenient,
                     fuzzy: None,
                     cutoff: m.cutoff_frequency,
+                    rewrite: None,
                 },
             )?;
             out.push(boosted(q, one.boost));
