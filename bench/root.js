@@ -7,6 +7,11 @@ const { startQuarry, startHello, runJsonChild, hasTaskset } = require('./lib/pro
 
 const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+
 async function rootBench({ rounds = 2, connections = 50, pipelining = 1, warmup = 1, duration = 5, pin = true } = {}) {
   const pinOk = pin && hasTaskset();
   const serverCpus = pinOk ? '0' : undefined;
@@ -28,10 +33,12 @@ async function rootBench({ rounds = 2, connections = 50, pipelining = 1, warmup 
     for (const s of servers) await s.stop();
   }
   const best = (name) => Math.max(...runs.filter((x) => x.server === name).map((x) => x.rps));
-  const mean = (name) => {
-    const xs = runs.filter((x) => x.server === name).map((x) => x.rps);
-    return xs.reduce((a, b) => a + b, 0) / xs.length;
-  };
+  const rps = (name) => median(runs.filter((x) => x.server === name).map((x) => x.rps));
+  const pairs = [];
+  for (let r = 0; r < rounds; r++) {
+    const at = (name) => runs.find((x) => x.server === name && x.round === r).rps;
+    pairs.push(at('quarry') / at('fastify-hello'));
+  }
   const p99 = (name) => Math.max(...runs.filter((x) => x.server === name).map((x) => x.service_ms.p99));
   return {
     pinned: pinOk,
@@ -39,13 +46,17 @@ async function rootBench({ rounds = 2, connections = 50, pipelining = 1, warmup 
     pipelining,
     duration_s: duration,
     rounds,
-    quarry_rps: mean('quarry'),
-    fastify_rps: mean('fastify-hello'),
+    quarry_rps: rps('quarry'),
+    fastify_rps: rps('fastify-hello'),
     quarry_rps_best: best('quarry'),
     fastify_rps_best: best('fastify-hello'),
     quarry_p99_ms: p99('quarry'),
     fastify_p99_ms: p99('fastify-hello'),
-    ratio: mean('quarry') / mean('fastify-hello'),
+    // Each round's Quarry run against the fastify run just before it: the host drifts by up to
+    // 2x over minutes, so pairs taken seconds apart compare like with like; their median is the
+    // ratio.
+    round_ratios: pairs,
+    ratio: median(pairs),
     runs,
   };
 }

@@ -6,16 +6,17 @@
 //   ingest   `_bulk` over HTTP (bench/ingest.js) vs the engine alone (crates/engine/benches/ingest.rs)
 //   root     `GET /` of Quarry vs a bare fastify hello-world (bench/root.js)
 //   latency  `GET /` p99 while bulk ingest runs (bench/latency.js)
-// Flags: --only <list>   comma list of: ingest, root, latency, suite, or within the suite a
+//   overhead what the server adds to the engine, paired op by op (bench/overhead.js, issue 5)
+// Flags: --only <list>   comma list of: ingest, root, latency, overhead, suite, or within the suite a
 //                        workload (debian-packages), an op (match-or), workload/op, or a category
 //                        (text, term-level, sort, paging, count, aggregations); default: everything
 //        --quick         a small slice for development: 3,000 docs per workload, short windows,
-//                        and the ingest/root/latency benches only when named in --only
+//                        and the ingest/root/latency/overhead benches only when named in --only
 //        --contenders quarry,opensearch,engine,minisearch,flexsearch
 //        --warmup 0.2 --duration 0.8 --tp-duration 0.8 --tp-clients 4 (seconds per op; suite)
 //        --warmup-pass 10 (untimed passes over the whole query mix before timing any op)
 //        --limit N (docs per workload) --corpus-dir DIR (default ../shared/corpus)
-//        --batch 5000 --clients 2 --rounds 1 --root-duration 3 --out bench/results
+//        --batch 5000 --clients 2 --rounds 3 --root-duration 3 --out bench/results
 // Writes results.json, summary.md and the SVG charts to bench/results/<timestamp>/ and prints
 // the summary. ORACLE_HEAP sets OpenSearch's heap (default 1g).
 const fs = require('node:fs');
@@ -27,12 +28,13 @@ const { ROOT, buildEngineBench, runEngineBench, hasTaskset, quarryBuildInfo } = 
 const { freshServerIngest } = require('./ingest');
 const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
+const { overheadBench, DEBIAN_MATCH } = require('./overhead');
 const { runSuite, CONTENDERS } = require('./workload');
 const { suiteMarkdown, writeCharts } = require('./lib/report');
 
-const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5 };
+const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5, serverOverEngine: 1.1, engineFloorMs: 0.2, debianMatchP50Ms: 0.25, matchRpsPerCore: 12000 };
 
-const OLD_GROUPS = ['ingest', 'root', 'latency'];
+const OLD_GROUPS = ['ingest', 'root', 'latency', 'overhead'];
 
 function parseArgs(argv) {
   const o = {
@@ -40,7 +42,7 @@ function parseArgs(argv) {
     'corpus-dir': path.resolve(ROOT, '..', 'shared', 'corpus'),
     batch: '5000',
     clients: '2',
-    rounds: '1',
+    rounds: '3',
     'root-duration': '3',
     contenders: CONTENDERS.join(','),
     warmup: '0.2',
@@ -67,7 +69,7 @@ function parseArgs(argv) {
   o.groups = new Set(tokens ? tokens.filter((t) => OLD_GROUPS.includes(t)) : o.quick ? [] : OLD_GROUPS);
   // The suite: everything without --only; else the tokens that are not issue-2 groups (`ingest`
   // also selects the suite's ingest), or all of it for `suite`.
-  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency'].includes(t)) : null;
+  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency', 'overhead'].includes(t)) : null;
   o.suite = !tokens || suiteTokens.length > 0;
   o.suiteOnly = !tokens || suiteTokens.includes('suite') ? null : new Set(suiteTokens);
   for (const c of o.contenders.split(',')) if (!CONTENDERS.includes(c)) throw new Error(`--contenders: unknown [${c}]`);
@@ -135,7 +137,9 @@ async function ingestBench(o, log) {
       http_mb_per_s: median(http.map((x) => x.mb_per_s)),
       engine_docs_per_s: engDps,
       engine_mb_per_s: median(engine.map((x) => x.mb_per_s)),
-      ratio: httpDps / engDps,
+      // Each round's HTTP run against the engine run right after it (see root.js).
+      round_ratios: http.map((h, i) => h.docs_per_s / engine[i].docs_per_s),
+      ratio: median(http.map((h, i) => h.docs_per_s / engine[i].docs_per_s)),
       counts_ok: http.every((x) => x.count_after_refresh === x.docs) && engine.every((x) => x.count_after_refresh === x.docs),
       failed_bulks: http.reduce((n, x) => n + x.failed_bulks, 0) + engine.reduce((n, x) => n + x.failed_bulks, 0),
       http,
@@ -143,6 +147,40 @@ async function ingestBench(o, log) {
     });
   }
   return out;
+}
+
+/** Issue 5's speed goals from the paired server/engine windows. */
+function overheadMarkdown(ov) {
+  const lines = [];
+  const goals = [];
+  const heavy = ov.ops.filter((x) => x.engine_ms >= TARGETS.engineFloorMs);
+  const over = heavy.filter((x) => x.ratio > TARGETS.serverOverEngine);
+  goals.push([
+    `server p50 ÷ engine p50 where the engine takes ≥ ${TARGETS.engineFloorMs} ms`,
+    `≤ ${TARGETS.serverOverEngine}×`,
+    heavy.length ? `${heavy.length - over.length}/${heavy.length} ops; ${heavy.map((x) => `${x.key} ${fmt(x.ratio, 2)}×`).join(', ')}` : 'no op that slow',
+    mark(heavy.length > 0 && over.length === 0),
+  ]);
+  const match = ov.ops.filter((x) => DEBIAN_MATCH.includes(x.key));
+  goals.push([
+    'Debian `match` top-10, p50 over HTTP',
+    `≤ ${TARGETS.debianMatchP50Ms} ms`,
+    match.map((x) => `${x.key} ${fmt(x.server_ms, 3)} ms`).join(', '),
+    mark(match.length > 0 && match.every((x) => x.server_ms <= TARGETS.debianMatchP50Ms)),
+  ]);
+  goals.push([
+    'Debian `match` top-10 requests per core (with `_source`)',
+    `≥ ${fmt(TARGETS.matchRpsPerCore)}`,
+    ov.match_tp.map((x) => `${x.key} ${fmt(x.rps_per_core)} (${fmt(x.rps)} req/s ×${x.clients}, ${fmt(x.server_cpu_s, 2)} CPU s)`).join(', '),
+    mark(ov.match_tp.length > 0 && ov.match_tp.every((x) => x.rps_per_core >= TARGETS.matchRpsPerCore)),
+  ]);
+  lines.push('| goal | target | measured |  |', '|---|---:|---:|---:|');
+  for (const g of goals) lines.push(`| ${g.join(' | ')} |`);
+  lines.push('', '| op | server p50 ms | engine p50 ms | server − engine ms | server ÷ engine |', '|---|---:|---:|---:|---:|');
+  for (const x of ov.ops) {
+    lines.push(`| ${x.key} | ${fmt(x.server_ms, 3)} | ${fmt(x.engine_ms, 3)} | ${fmt(x.server_ms - x.engine_ms, 3)} | ${fmt(x.ratio, 2)} [${x.ratios.map((r) => fmt(r, 2)).join(' ')}] |`);
+  }
+  return lines.join('\n');
 }
 
 function summarize(res) {
@@ -155,7 +193,7 @@ function summarize(res) {
         `ingest ${c.corpus} (bulk ${c.batch}, ${c.clients} clients)`,
         `${fmt(c.http_docs_per_s)} docs/s, ${fmt(c.http_mb_per_s, 1)} MB/s`,
         `engine alone: ${fmt(c.engine_docs_per_s)} docs/s, ${fmt(c.engine_mb_per_s, 1)} MB/s`,
-        fmt(c.ratio, 2),
+        `${fmt(c.ratio, 2)}${c.round_ratios.length > 1 ? ` (median of rounds: ${c.round_ratios.map((x) => fmt(x, 2)).join(' ')})` : ''}`,
         `≥ ${TARGETS.ingestRatio}${isDeb ? `, ≥ ${fmt(TARGETS.debianDocsPerS)} docs/s` : ''}`,
         mark(c.ratio >= TARGETS.ingestRatio && (!isDeb || c.http_docs_per_s >= TARGETS.debianDocsPerS) && c.counts_ok && c.failed_bulks === 0),
       ]);
@@ -167,7 +205,7 @@ function summarize(res) {
       `GET / (-c${r.connections}, ${r.pinned ? 'server core 0, load core 1' : 'unpinned'})`,
       `${fmt(r.quarry_rps)} req/s, p99 ${fmt(r.quarry_p99_ms, 2)} ms`,
       `fastify hello: ${fmt(r.fastify_rps)} req/s, p99 ${fmt(r.fastify_p99_ms, 2)} ms`,
-      fmt(r.ratio, 2),
+      `${fmt(r.ratio, 2)} (median of rounds: ${r.round_ratios.map((x) => fmt(x, 2)).join(' ')})`,
       `≥ ${TARGETS.rootRatio}`,
       mark(r.ratio >= TARGETS.rootRatio),
     ]);
@@ -222,8 +260,13 @@ async function main() {
     log('GET / latency during bulk ingest …');
     res.latency = await latencyBench({ corpusDir: path.resolve(o['corpus-dir']), batch: Number(o.batch), clients: Number(o.clients), duration: Number(o['root-duration']) * 2 });
   }
+  if (o.groups.has('overhead')) {
+    log('server vs engine alone, paired op by op …');
+    res.overhead = await overheadBench({ corpusDir: path.resolve(o['corpus-dir']), rounds: Number(o.rounds) }, log);
+  }
   res.elapsed_s = (Date.now() - t0) / 1000;
   const table = res.ingest || res.root || res.latency ? summarize(res) : null;
+  const overheadTable = res.overhead ? overheadMarkdown(res.overhead) : null;
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(res, null, 2) + '\n');
   const e = res.env;
   const md = [
@@ -251,9 +294,19 @@ async function main() {
     md.push(
       '## Ingest and HTTP floor (issue 2)',
       '',
-      'Ingest: fresh node and data dir per round, release addon, bodies built before the clock; server and engine bench unpinned on all cores; median of rounds.',
+      `Ingest: fresh node and data dir per round, release addon, bodies built before the clock; server and engine bench unpinned on all cores; ${o.rounds} rounds, each an HTTP run then an engine run (and a fastify run then a Quarry run for \`GET /\`): docs/s and req/s are medians, ratios the median of the rounds' paired ratios.`,
       '',
       table,
+      '',
+    );
+  }
+  if (overheadTable) {
+    md.push(
+      '## Server vs the engine alone (issue 5)',
+      '',
+      `A fresh Quarry node ingests the Debian and npm workloads, flushes and settles its merges; the engine alone (crates/engine/benches/search.rs) reads a copy of its data dir while the node stays up. Every op runs ${res.overhead.warm_pass_s} s untimed on the node first. Then per op, ${res.overhead.rounds} rounds, each one HTTP window (1 connection, ${res.overhead.warmup_s} s warm-up, ${res.overhead.duration_s} s) and one engine window (the same) seconds apart, the side going first alternating by round; nothing else runs. Ratio: the median of the rounds' server p50 ÷ engine p50 (each round's in brackets). Requests per core: requests ÷ the node's CPU seconds (user + system, from /proc) under ${res.overhead.match_tp[0]?.clients ?? 4} connections.`,
+      '',
+      overheadTable,
       '',
     );
   }

@@ -417,4 +417,4 @@ async function runSuite(o, log) {
   return out;
 }
 
-module.exports = { runSuite, loadWorkload, select, WORKLOADS, CONTENDERS };
+module.exports = { runSuite, loadWorkload, select, settleMerges, WORKLOADS, CONTENDERS };

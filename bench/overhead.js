@@ -1,0 +1,123 @@
+'use strict';
+// What the server adds to the engine (issue 5): each op of the Debian and npm workloads timed
+// over HTTP on a Quarry node and by the engine alone (crates/engine/benches/search.rs) on a copy
+// of that node's data dir, alternately, op by op and round by round, with nothing else running.
+// The host's speed drifts by up to 2x over minutes and by 1.5x between one-second windows; timing
+// the two sides minutes apart (as the suite's engine pass after the mix does) put that drift into
+// the ratio, so here each round pairs an HTTP window with an engine window taken seconds apart,
+// the side going first alternating by round, and the ratio is the median of the paired ratios.
+//
+// Also measured: the Debian `match` ops' throughput per core, as requests per second of server
+// CPU (the node's user + system time, read from /proc) under 4 connections.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startQuarry, runJsonChild, buildEngineBench, runEngineBench } = require('./lib/procs');
+const { ensureDocuments, bulkBodies } = require('./lib/osbdocs');
+const { httpIngest, procCpuSeconds } = require('./ingest');
+const { select, settleMerges } = require('./workload');
+const { request } = require('./lib/http');
+
+const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
+/** The ops issue 5's "a `match` top-10 on the Debian corpus" names. */
+const DEBIAN_MATCH = ['debian-packages/match-or', 'debian-packages/match-and'];
+
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+
+async function post(url, p) {
+  const r = await request(`${url}${p}`, { method: 'POST' });
+  if (r.status >= 300) throw new Error(`POST ${p} → ${r.status}`);
+}
+
+/**
+ * o: { corpusDir, workloads, rounds, warmup, duration, tpDuration, tpClients, warmPass }; log(line).
+ * Returns { rounds, ops: [{ key, server_p50_ms[], engine_p50_ms[], ratios[], ... }], match_tp }.
+ */
+async function overheadBench(o, log) {
+  const { corpusDir, workloads: names = ['debian-packages', 'npm-packages'], rounds = 3, warmup = 0.3, duration = 1, tpDuration = 2, tpClients = 4, warmPass = 1 } = o;
+  const workloads = select(new Set(names));
+  const exe = buildEngineBench('search');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-overhead-'));
+  const dataDir = path.join(tmp, 'data');
+  const copyDir = path.join(tmp, 'data-copy');
+  const q = await startQuarry({ dataDir });
+  const out = { rounds, warm_pass_s: warmPass, warmup_s: warmup, duration_s: duration, ops: [], match_tp: [] };
+  try {
+    for (const w of workloads) {
+      const d = ensureDocuments(corpusDir, w.corpus, w.index, w.sourceFile);
+      const built = bulkBodies(d.file, { bulkSize: w.bulkSize });
+      const r = await httpIngest(q.url, { corpus: w.name, ...built }, { clients: w.bulkClients, index: w.index });
+      log(`overhead: ingested ${w.name}, ${r.count_after_refresh} docs`);
+    }
+    await post(q.url, '/_flush');
+    await settleMerges(q.url);
+    await post(q.url, '/_refresh');
+    // The engine reads a copy: the node keeps its own open (and its lock) throughout.
+    fs.cpSync(dataDir, copyDir, { recursive: true });
+    // A node fresh from ingest answers its first few thousand searches up to 1.5x slower (cold
+    // code paths, the page cache, the heap the bulks left): every op runs a while untimed first.
+    for (const w of workloads) {
+      for (const op of w.queries) {
+        const bodyFile = path.join(tmp, 'body.json');
+        fs.writeFileSync(bodyFile, JSON.stringify(op.body));
+        await runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', '1', '--warmup', '0', '--duration', String(warmPass)]);
+      }
+    }
+    for (const w of workloads) {
+      for (const op of w.queries) {
+        const key = `${w.name}/${op.name}`;
+        const bodyFile = path.join(tmp, 'body.json');
+        fs.writeFileSync(bodyFile, JSON.stringify(op.body));
+        const opsFile = path.join(tmp, 'op.json');
+        const action = op.path.endsWith('/_count') ? 'indices:data/read/count' : 'indices:data/read/search';
+        fs.writeFileSync(opsFile, JSON.stringify([{ name: key, action, params: { index: w.index }, body: op.body }]));
+        const server = () =>
+          runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', '1', '--warmup', String(warmup), '--duration', String(duration)]).then((r) => r.service_ms.p50);
+        const engine = () =>
+          runEngineBench(exe, ['--data-dir', copyDir, '--ops', opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms.p50);
+        const s = [];
+        const e = [];
+        for (let r = 0; r < rounds; r++) {
+          if (r % 2 === 0) {
+            s.push(await server());
+            e.push(await engine());
+          } else {
+            e.push(await engine());
+            s.push(await server());
+          }
+        }
+        const ratios = s.map((x, i) => x / e[i]);
+        const entry = { key, server_p50_ms: s, engine_p50_ms: e, ratios, server_ms: median(s), engine_ms: median(e), ratio: median(ratios) };
+        out.ops.push(entry);
+        log(`overhead: ${key} server ${entry.server_ms.toFixed(3)} ms, engine ${entry.engine_ms.toFixed(3)} ms, ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
+      }
+    }
+    for (const key of DEBIAN_MATCH) {
+      const w = workloads.find((x) => key.startsWith(`${x.name}/`));
+      const op = w?.queries.find((x) => `${w.name}/${x.name}` === key);
+      if (!op) continue;
+      const bodyFile = path.join(tmp, 'body.json');
+      fs.writeFileSync(bodyFile, JSON.stringify(op.body));
+      const cpu0 = procCpuSeconds(q.pid);
+      const r = await runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)]);
+      const cpu = procCpuSeconds(q.pid) - cpu0;
+      // Every request the child sent counts against the CPU read over its whole run.
+      const perCore = r.total_requests / cpu;
+      out.match_tp.push({ key, clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: perCore });
+      log(`overhead: ${key} ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(perCore)} req per server CPU second`);
+    }
+  } finally {
+    await q.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
+
+module.exports = { overheadBench, DEBIAN_MATCH };
+
+if (require.main === module) {
+  overheadBench({ corpusDir: path.resolve(__dirname, '..', '..', 'shared', 'corpus') }, (m) => process.stderr.write(`${m}\n`)).then((r) => console.log(JSON.stringify(r)));
+}
