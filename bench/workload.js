@@ -288,9 +288,11 @@ function snapshotDir(dataDir) {
 async function settleMerges(url) {
   const t0 = Date.now();
   while (Date.now() - t0 < 60_000) {
-    const r = await call(url, 'GET', '/_stats/merges');
+    const r = await call(url, 'GET', '/_stats/merge');
+    // The metric is `merge` (the section `merges`): an error here once made every settle a no-op.
+    if (r.status !== 200) throw new Error(`GET /_stats/merge → ${r.status}: ${JSON.stringify(r.body)}`);
     const current = r.body?._all?.total?.merges?.current;
-    if (r.status !== 200 || current === 0 || current === undefined) break;
+    if (current === 0 || current === undefined) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Date.now() - t0;
