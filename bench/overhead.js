@@ -17,15 +17,12 @@ const { ensureDocuments, bulkBodies } = require('./lib/osbdocs');
 const { httpIngest, procCpuSeconds } = require('./ingest');
 const { select, settleMerges } = require('./workload');
 const { request } = require('./lib/http');
+const { median } = require('./lib/report');
 
 const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 /** The ops issue 5's "a `match` top-10 on the Debian corpus" names. */
 const DEBIAN_MATCH = ['debian-packages/match-or', 'debian-packages/match-and'];
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-};
 
 async function post(url, p) {
   const r = await request(`${url}${p}`, { method: 'POST' });

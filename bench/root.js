@@ -4,13 +4,10 @@
 // With taskset the server is pinned to core 0 and the load generator to core 1.
 const path = require('node:path');
 const { startQuarry, startHello, runJsonChild, hasTaskset } = require('./lib/procs');
+const { median } = require('./lib/report');
 
 const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-};
 
 async function rootBench({ rounds = 2, connections = 50, pipelining = 1, warmup = 1, duration = 5, pin = true } = {}) {
   const pinOk = pin && hasTaskset();

@@ -30,7 +30,7 @@ const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
 const { overheadBench, DEBIAN_MATCH } = require('./overhead');
 const { runSuite, CONTENDERS } = require('./workload');
-const { suiteMarkdown, writeCharts } = require('./lib/report');
+const { suiteMarkdown, writeCharts, median } = require('./lib/report');
 
 const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5, serverOverEngine: 1.1, engineFloorMs: 0.2, debianMatchP50Ms: 0.25, matchRpsPerCore: 12000 };
 
@@ -76,10 +76,6 @@ function parseArgs(argv) {
   return o;
 }
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-};
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');
 const mark = (ok) => (ok ? 'PASS' : 'MISS');
 

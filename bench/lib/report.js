@@ -241,4 +241,4 @@ function writeCharts(s, dir) {
   return out;
 }
 
-module.exports = { suiteMarkdown, writeCharts, goals };
+module.exports = { suiteMarkdown, writeCharts, goals, median };
