@@ -715,10 +715,13 @@ impl LeafFunction {
                 ..
             } => (
                 None,
-                reader.fast_fields().str(field).ok().flatten().map(|c| {
-                    let terms = term_strings::term_strings(reader.segment_id(), field, &c);
-                    (c, terms)
-                }),
+                crate::search::open_columns::keyword(reader, field)
+                    .ok()
+                    .flatten()
+                    .map(|c| {
+                        let terms = term_strings::term_strings(reader.segment_id(), field, &c);
+                        (c, terms)
+                    }),
             ),
             _ => (None, None),
         };

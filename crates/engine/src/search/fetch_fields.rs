@@ -79,26 +79,43 @@ fn expand(mapping: &Mapping, entries: &[FieldAndFormat]) -> Vec<(String, Option<
     out
 }
 
-/// Whether each field `docvalue_fields` names can be read as OpenSearch's shard checks it when
-/// it builds the fetch: a metadata field without field data, or a `format` on a metadata
-/// field, fails the shard.
-pub fn check_docvalue_fields(mapping: &Mapping, entries: &[FieldAndFormat]) -> Result<()> {
-    for (path, format) in expand(mapping, entries) {
-        match metadata(&path) {
-            Some(Meta::Unsupported) => {
-                return Err(Error::illegal_argument(format!(
-                    "Fielddata is not supported on field [{path}] of type [{path}]"
-                )))
+/// `fields` and `docvalue_fields` resolved against one shard's mapping: each entry's pattern
+/// expanded to the fields it names, with its format. Built once per shard that fetches hits.
+#[derive(Default)]
+pub struct ShardFields {
+    fields: Vec<(String, Option<String>)>,
+    docvalue: Vec<(String, Option<String>)>,
+}
+
+impl ShardFields {
+    /// Fails as OpenSearch's shard does when it builds the fetch: a `docvalue_fields` metadata
+    /// field without field data, or a `format` on a metadata field.
+    pub fn resolve(
+        mapping: &Mapping,
+        fields: &[FieldAndFormat],
+        docvalue: &[FieldAndFormat],
+    ) -> Result<ShardFields> {
+        let docvalue = expand(mapping, docvalue);
+        for (path, format) in &docvalue {
+            match metadata(path) {
+                Some(Meta::Unsupported) => {
+                    return Err(Error::illegal_argument(format!(
+                        "Fielddata is not supported on field [{path}] of type [{path}]"
+                    )))
+                }
+                Some(Meta::Id | Meta::Index | Meta::SeqNo) if format.is_some() => {
+                    return Err(Error::illegal_argument(format!(
+                        "Field [{path}] of type [{path}] does not support custom formats"
+                    )))
+                }
+                _ => {}
             }
-            Some(Meta::Id | Meta::Index | Meta::SeqNo) if format.is_some() => {
-                return Err(Error::illegal_argument(format!(
-                    "Field [{path}] of type [{path}] does not support custom formats"
-                )))
-            }
-            _ => {}
         }
+        Ok(ShardFields {
+            fields: expand(mapping, fields),
+            docvalue,
+        })
     }
-    Ok(())
 }
 
 /// A date (epoch millis) in a `format`; without one, `strict_date_optional_time`.
@@ -170,15 +187,15 @@ fn java_pattern(p: &str) -> String {
 pub fn docvalue_fields(
     searcher: &Searcher,
     mapping: &Mapping,
-    entries: &[FieldAndFormat],
+    resolved: &ShardFields,
     (addr, hit): (DocAddress, &Map<String, Value>),
     out: &mut Map<String, Value>,
 ) {
     let reader = searcher.segment_reader(addr.segment_ord);
     let ff = reader.fast_fields();
     let doc = addr.doc_id;
-    for (path, format) in expand(mapping, entries) {
-        if let Some(m) = metadata(&path) {
+    for (path, format) in &resolved.docvalue {
+        if let Some(m) = metadata(path) {
             let value = match m {
                 Meta::Id => hit.get("_id").cloned(),
                 Meta::Index => hit.get("_index").cloned(),
@@ -188,18 +205,18 @@ pub fn docvalue_fields(
                 Meta::PrimaryTerm | Meta::Unsupported => None,
             };
             if let Some(v) = value {
-                out.insert(path, Value::Array(vec![v]));
+                out.insert(path.clone(), Value::Array(vec![v]));
             }
             continue;
         }
-        let Some(fm) = mapping.field(&path) else {
+        let Some(fm) = mapping.field(path) else {
             continue;
         };
         use FieldType::*;
         let values: Vec<Value> = match fm.ty {
-            Keyword | Ip => match ff.str(&path).ok().flatten() {
+            Keyword | Ip => match super::open_columns::keyword(reader, path).ok().flatten() {
                 Some(col) => {
-                    let terms = term_strings::term_strings(reader.segment_id(), &path, &col);
+                    let terms = term_strings::term_strings(reader.segment_id(), path, &col);
                     col.ords()
                         .values_for_doc(doc)
                         .filter_map(|ord| term_strings::term_of(terms.as_deref(), &col, ord))
@@ -210,7 +227,7 @@ pub fn docvalue_fields(
             },
             Long | Integer | Short | Byte => {
                 let mut v: Vec<i64> = ff
-                    .column_opt::<i64>(&path)
+                    .column_opt::<i64>(path)
                     .ok()
                     .flatten()
                     .map(|c| c.values_for_doc(doc).collect())
@@ -220,7 +237,7 @@ pub fn docvalue_fields(
             }
             UnsignedLong => {
                 let mut v: Vec<u64> = ff
-                    .column_opt::<u64>(&path)
+                    .column_opt::<u64>(path)
                     .ok()
                     .flatten()
                     .map(|c| c.values_for_doc(doc).collect())
@@ -230,7 +247,7 @@ pub fn docvalue_fields(
             }
             Double | Float | HalfFloat | ScaledFloat => {
                 let mut v: Vec<f64> = ff
-                    .column_opt::<f64>(&path)
+                    .column_opt::<f64>(path)
                     .ok()
                     .flatten()
                     .map(|c| c.values_for_doc(doc).collect())
@@ -240,7 +257,7 @@ pub fn docvalue_fields(
             }
             Boolean => {
                 let mut v: Vec<bool> = ff
-                    .column_opt::<bool>(&path)
+                    .column_opt::<bool>(path)
                     .ok()
                     .flatten()
                     .map(|c| c.values_for_doc(doc).collect())
@@ -250,7 +267,7 @@ pub fn docvalue_fields(
             }
             Date => {
                 let mut v: Vec<i64> = ff
-                    .column_opt::<tantivy::DateTime>(&path)
+                    .column_opt::<tantivy::DateTime>(path)
                     .ok()
                     .flatten()
                     .map(|c| {
@@ -267,7 +284,7 @@ pub fn docvalue_fields(
             Text => Vec::new(),
         };
         if !values.is_empty() {
-            out.insert(path, Value::Array(values));
+            out.insert(path.clone(), Value::Array(values));
         }
     }
 }
@@ -307,16 +324,16 @@ pub(crate) fn source_values<'a>(src: &'a Value, path: &str, out: &mut Vec<&'a Va
 /// `fields` of one hit, read from its `_source` through the mapping.
 pub fn fields(
     mapping: &Mapping,
-    entries: &[FieldAndFormat],
+    resolved: &ShardFields,
     src: &Value,
     out: &mut Map<String, Value>,
 ) {
-    for (path, format) in expand(mapping, entries) {
-        let Some(fm) = mapping.field(&path) else {
+    for (path, format) in &resolved.fields {
+        let Some(fm) = mapping.field(path) else {
             continue;
         };
         let mut raw = Vec::new();
-        source_values(src, &path, &mut raw);
+        source_values(src, path, &mut raw);
         let values: Vec<Value> = raw
             .into_iter()
             .filter_map(|v| match fm.ty {
@@ -350,7 +367,7 @@ pub fn fields(
             })
             .collect();
         if !values.is_empty() {
-            out.insert(path, Value::Array(values));
+            out.insert(path.clone(), Value::Array(values));
         }
     }
 }

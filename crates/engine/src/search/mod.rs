@@ -611,11 +611,12 @@ fn execute_paged(
         phase_took.query = query_took;
     }
     let fetch_started = std::time::Instant::now();
-    fetch_phase_check(req, targets, &mut candidates, &mut failures)?;
+    let plans = fetch_plans(req, targets, &mut candidates, &mut failures)?;
     let mut hits = Vec::with_capacity(candidates.len());
     let mut raw_sources = Vec::new();
     for c in &candidates {
-        let mut f = || fetch(c, req, &targets[c.shard], scoring, &mut raw_sources);
+        let t = &targets[c.shard];
+        let mut f = || fetch(c, req, (t, &plans[c.shard]), scoring, &mut raw_sources);
         // The fetch phase scores with the same statistics (explanations, named query scores).
         hits.push(match &dfs {
             Some(s) => query::lucene_term::with_dfs(s, f),
@@ -651,17 +652,21 @@ fn execute_paged(
     })
 }
 
-/// The fetch each shard with hits on the page builds: a shard that cannot build it
-/// (`docvalue_fields` it has no field data for) fails, and its hits leave the page. One shard
-/// queries and fetches in one round, so its failure is the query phase's, as OpenSearch's.
-fn fetch_phase_check(
+/// The fetch each shard with hits on the page builds, its `fields` and `docvalue_fields`
+/// resolved against its mapping once (indexed by shard; empty for the others). A shard that
+/// cannot build it (`docvalue_fields` it has no field data for) fails, and its hits leave the
+/// page. One shard queries and fetches in one round, so its failure is the query phase's, as
+/// OpenSearch's.
+fn fetch_plans(
     req: &SearchRequest,
     targets: &[ShardTarget],
     candidates: &mut Vec<Candidate>,
     failures: &mut Vec<ShardFailure>,
-) -> Result<()> {
-    if req.docvalue_fields.is_empty() {
-        return Ok(());
+) -> Result<Vec<fetch_fields::ShardFields>> {
+    let mut plans: Vec<fetch_fields::ShardFields> =
+        targets.iter().map(|_| Default::default()).collect();
+    if req.fields.is_empty() && req.docvalue_fields.is_empty() {
+        return Ok(plans);
     }
     let mut fetching: Vec<usize> = candidates.iter().map(|c| c.shard).collect();
     fetching.sort_unstable();
@@ -671,19 +676,20 @@ fn fetch_phase_check(
     for si in fetching {
         let t = &targets[si];
         let meta = t.service.meta();
-        if let Err(e) = fetch_fields::check_docvalue_fields(&meta.mapping, &req.docvalue_fields) {
-            if targets.len() == 1 {
-                return Err(all_shards_failed(e, &meta.name, t.shard));
+        match fetch_fields::ShardFields::resolve(&meta.mapping, &req.fields, &req.docvalue_fields) {
+            Ok(p) => plans[si] = p,
+            Err(e) if targets.len() == 1 => return Err(all_shards_failed(e, &meta.name, t.shard)),
+            Err(e) => {
+                failed[si] = true;
+                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
             }
-            failed[si] = true;
-            failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
         }
     }
-    if failures.len() == before {
-        return Ok(());
+    if failures.len() > before {
+        candidates.retain(|c| !failed[c.shard]);
+        check_phase("fetch", req, targets.len(), &failures[before..])?;
     }
-    candidates.retain(|c| !failed[c.shard]);
-    check_phase("fetch", req, targets.len(), &failures[before..])
+    Ok(plans)
 }
 
 /// One hit of the page; an unfiltered `_source` is left as a placeholder for its stored bytes,
@@ -691,7 +697,7 @@ fn fetch_phase_check(
 fn fetch(
     c: &Candidate,
     req: &SearchRequest,
-    t: &ShardTarget,
+    (t, plan): (&ShardTarget, &fetch_fields::ShardFields),
     with_score: bool,
     raw_sources: &mut Vec<Vec<u8>>,
 ) -> Result<Value> {
@@ -772,16 +778,10 @@ fn fetch(
     }
     let mut fields = serde_json::Map::new();
     if !req.fields.is_empty() {
-        fetch_fields::fields(&meta.mapping, &req.fields, &raw_source(), &mut fields);
+        fetch_fields::fields(&meta.mapping, plan, &raw_source(), &mut fields);
     }
     if !req.docvalue_fields.is_empty() {
-        fetch_fields::docvalue_fields(
-            &t.searcher,
-            &meta.mapping,
-            &req.docvalue_fields,
-            (c.doc, &hit),
-            &mut fields,
-        );
+        fetch_fields::docvalue_fields(&t.searcher, &meta.mapping, plan, (c.doc, &hit), &mut fields);
     }
     if !fields.is_empty() {
         hit.insert("fields".into(), Value::Object(fields));

@@ -25,29 +25,32 @@ pub(crate) struct TermStrings {
 impl TermStrings {
     pub(crate) fn get(&self, ord: u64) -> Option<&str> {
         let i = usize::try_from(ord).ok()?;
-        let end = *self.ends.get(i)? as usize;
+        if i >= self.ends.len() {
+            return None;
+        }
+        std::str::from_utf8(self.term(i)).ok()
+    }
+
+    /// The bytes of term `i` (in range).
+    fn term(&self, i: usize) -> &[u8] {
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        std::str::from_utf8(&self.bytes[start..end]).ok()
+        &self.bytes[start..self.ends[i] as usize]
     }
 
     /// The dictionary's `term_ord_or_next`: `key`'s ordinal, or the first greater term's (the
     /// term count when there is none), in the dictionary's byte order.
     pub(crate) fn ord_or_next(&self, key: &[u8]) -> TermOrdHit {
-        let term = |i: usize| {
-            let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-            &self.bytes[start..self.ends[i] as usize]
-        };
         let (mut lo, mut hi) = (0, self.ends.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if term(mid) < key {
+            if self.term(mid) < key {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
         let i = lo;
-        if i < self.ends.len() && term(i) == key {
+        if i < self.ends.len() && self.term(i) == key {
             TermOrdHit::Exact(i as u64)
         } else {
             TermOrdHit::Next(i as u64)
