@@ -54,57 +54,51 @@ async function overheadBench(o, log) {
     await post(q.url, '/_refresh');
     // The engine reads a copy: the node keeps its own open (and its lock) throughout.
     fs.cpSync(dataDir, copyDir, { recursive: true });
+    // Each op's files once: its body for the load generator, its one-op list for the engine.
+    const ops = workloads.flatMap((w) =>
+      w.queries.map((op, i) => {
+        const key = `${w.name}/${op.name}`;
+        const bodyFile = path.join(tmp, `body-${w.name}-${i}.json`);
+        const opsFile = path.join(tmp, `op-${w.name}-${i}.json`);
+        const action = op.path.endsWith('/_count') ? 'indices:data/read/count' : 'indices:data/read/search';
+        fs.writeFileSync(bodyFile, JSON.stringify(op.body));
+        fs.writeFileSync(opsFile, JSON.stringify([{ name: key, action, params: { index: w.index }, body: op.body }]));
+        return { key, op, bodyFile, opsFile };
+      }),
+    );
+    const load = (o, connections, warm, dur) =>
+      runJsonChild(LOADGEN, ['--url', `${q.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(connections), '--warmup', String(warm), '--duration', String(dur)]);
     // A node fresh from ingest answers its first few thousand searches up to 1.5x slower (cold
     // code paths, the page cache, the heap the bulks left): every op runs a while untimed first.
-    for (const w of workloads) {
-      for (const op of w.queries) {
-        const bodyFile = path.join(tmp, 'body.json');
-        fs.writeFileSync(bodyFile, JSON.stringify(op.body));
-        await runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', '1', '--warmup', '0', '--duration', String(warmPass)]);
-      }
-    }
-    for (const w of workloads) {
-      for (const op of w.queries) {
-        const key = `${w.name}/${op.name}`;
-        const bodyFile = path.join(tmp, 'body.json');
-        fs.writeFileSync(bodyFile, JSON.stringify(op.body));
-        const opsFile = path.join(tmp, 'op.json');
-        const action = op.path.endsWith('/_count') ? 'indices:data/read/count' : 'indices:data/read/search';
-        fs.writeFileSync(opsFile, JSON.stringify([{ name: key, action, params: { index: w.index }, body: op.body }]));
-        const server = () =>
-          runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', '1', '--warmup', String(warmup), '--duration', String(duration)]).then((r) => r.service_ms.p50);
-        const engine = () =>
-          runEngineBench(exe, ['--data-dir', copyDir, '--ops', opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms.p50);
-        const s = [];
-        const e = [];
-        for (let r = 0; r < rounds; r++) {
-          if (r % 2 === 0) {
-            s.push(await server());
-            e.push(await engine());
-          } else {
-            e.push(await engine());
-            s.push(await server());
-          }
+    for (const o of ops) await load(o, 1, 0, warmPass);
+    for (const o of ops) {
+      const server = () => load(o, 1, warmup, duration).then((r) => r.service_ms.p50);
+      const engine = () =>
+        runEngineBench(exe, ['--data-dir', copyDir, '--ops', o.opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms.p50);
+      const s = [];
+      const e = [];
+      for (let r = 0; r < rounds; r++) {
+        if (r % 2 === 0) {
+          s.push(await server());
+          e.push(await engine());
+        } else {
+          e.push(await engine());
+          s.push(await server());
         }
-        const ratios = s.map((x, i) => x / e[i]);
-        const entry = { key, server_p50_ms: s, engine_p50_ms: e, ratios, server_ms: median(s), engine_ms: median(e), ratio: median(ratios) };
-        out.ops.push(entry);
-        log(`overhead: ${key} server ${entry.server_ms.toFixed(3)} ms, engine ${entry.engine_ms.toFixed(3)} ms, ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
       }
+      const ratios = s.map((x, i) => x / e[i]);
+      const entry = { key: o.key, server_p50_ms: s, engine_p50_ms: e, ratios, server_ms: median(s), engine_ms: median(e), ratio: median(ratios) };
+      out.ops.push(entry);
+      log(`overhead: ${o.key} server ${entry.server_ms.toFixed(3)} ms, engine ${entry.engine_ms.toFixed(3)} ms, ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
     }
-    for (const key of DEBIAN_MATCH) {
-      const w = workloads.find((x) => key.startsWith(`${x.name}/`));
-      const op = w?.queries.find((x) => `${w.name}/${x.name}` === key);
-      if (!op) continue;
-      const bodyFile = path.join(tmp, 'body.json');
-      fs.writeFileSync(bodyFile, JSON.stringify(op.body));
+    for (const o of ops.filter((x) => DEBIAN_MATCH.includes(x.key))) {
       const cpu0 = procCpuSeconds(q.pid);
-      const r = await runJsonChild(LOADGEN, ['--url', `${q.url}${op.path}`, '--method', op.method, '--body-file', bodyFile, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)]);
+      const r = await load(o, tpClients, 0, tpDuration);
       const cpu = procCpuSeconds(q.pid) - cpu0;
       // Every request the child sent counts against the CPU read over its whole run.
       const perCore = r.total_requests / cpu;
-      out.match_tp.push({ key, clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: perCore });
-      log(`overhead: ${key} ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(perCore)} req per server CPU second`);
+      out.match_tp.push({ key: o.key, clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: perCore });
+      log(`overhead: ${o.key} ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(perCore)} req per server CPU second`);
     }
   } finally {
     await q.stop();
