@@ -7,22 +7,37 @@
 // the ratio, so here each round pairs an HTTP window with an engine window taken seconds apart,
 // the side going first alternating by round, and the ratio is the median of the paired ratios.
 //
+// "Server time" is timed inside the node (lib/server-timing.js: from the parsed request to the
+// response handed to the kernel); the client's p50 is kept beside it. Each round also times the
+// HTTP floor at the op's pace: a bare fastify hello-world (same Node, same fastify), asked at
+// the rate the node answered that op, so its event loop idles between requests as the node's
+// does while the engine works. On this VM a thread that idles for a few hundred microseconds
+// comes back slow, and that floor grows with the gap (hello-world at 180 req/s costs 0.2-0.6 ms
+// of CPU a request, against 0.08-0.1 ms back to back).
+//
 // Also measured: the Debian `match` ops' throughput per core, as requests per second of server
 // CPU (the node's user + system time, read from /proc) under 4 connections.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startQuarry, runJsonChild, buildEngineBench, runEngineBench } = require('./lib/procs');
+const { startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench } = require('./lib/procs');
 const { ensureDocuments, bulkBodies } = require('./lib/osbdocs');
 const { httpIngest, procCpuSeconds } = require('./ingest');
 const { select, settleMerges } = require('./workload');
-const { request } = require('./lib/http');
+const { request, json } = require('./lib/http');
 const { median } = require('./lib/report');
 
 const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 /** The ops issue 5's "a `match` top-10 on the Debian corpus" names. */
 const DEBIAN_MATCH = ['debian-packages/match-or', 'debian-packages/match-and'];
 
+
+/** The index's primaries' search statistics: `{ query_total, query_time_in_millis, … }`. */
+async function searchStats(url, index) {
+  const r = await json(`${url}/${index}/_stats/search`);
+  if (r.status !== 200) throw new Error(`GET /${index}/_stats/search → ${r.status}`);
+  return r.body._all.primaries.search;
+}
 
 async function post(url, p) {
   const r = await request(`${url}${p}`, { method: 'POST' });
@@ -31,7 +46,8 @@ async function post(url, p) {
 
 /**
  * o: { corpusDir, workloads, rounds, warmup, duration, tpDuration, tpClients, warmPass }; log(line).
- * Returns { rounds, ops: [{ key, server_p50_ms[], engine_p50_ms[], ratios[], ... }], match_tp }.
+ * Returns { rounds, ops: [{ key, server_p50_ms[] (client), server_in_p50_ms[] (in the node), engine_p50_ms[],
+ * hello_p50_ms[], hello_in_p50_ms[] (the paced hello-world), ratios[] (in the node ÷ engine), ... }], match_tp }.
  */
 async function overheadBench(o, log) {
   const { corpusDir, workloads: names = ['debian-packages', 'npm-packages'], rounds = 3, warmup = 0.3, duration = 1, tpDuration = 2, tpClients = 4, warmPass = 1 } = o;
@@ -40,7 +56,8 @@ async function overheadBench(o, log) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-overhead-'));
   const dataDir = path.join(tmp, 'data');
   const copyDir = path.join(tmp, 'data-copy');
-  const q = await startQuarry({ dataDir });
+  const q = await startQuarry({ dataDir, timed: true });
+  const hello = await startHello({ timed: true });
   const out = { rounds, warm_pass_s: warmPass, warmup_s: warmup, duration_s: duration, ops: [], match_tp: [] };
   try {
     for (const w of workloads) {
@@ -63,20 +80,37 @@ async function overheadBench(o, log) {
         const action = op.path.endsWith('/_count') ? 'indices:data/read/count' : 'indices:data/read/search';
         fs.writeFileSync(bodyFile, JSON.stringify(op.body));
         fs.writeFileSync(opsFile, JSON.stringify([{ name: key, action, params: { index: w.index }, body: op.body }]));
-        return { key, op, bodyFile, opsFile };
+        return { key, op, bodyFile, opsFile, index: w.index };
       }),
     );
     const load = (o, connections, warm, dur) =>
       runJsonChild(LOADGEN, ['--url', `${q.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(connections), '--warmup', String(warm), '--duration', String(dur)]);
+    // A window's client p50 and in-server p50; the server's times of the warm-up's requests come
+    // first and are dropped. On the node, also the engine's own mean query time over the window,
+    // from its search statistics (a search's query and fetch, without parsing the request or
+    // rendering the answer; `_count` is not counted there).
+    const timedWindow = async (srv, run, index) => {
+      const before = index && (await searchStats(srv.url, index));
+      await srv.takeTimings();
+      const r = await run();
+      const inServer = (await srv.takeTimings()).slice(r.total_requests - r.requests);
+      const after = index && (await searchStats(srv.url, index));
+      const n = index ? after.query_total - before.query_total : 0;
+      const inNode = n > 0 ? (after.query_time_in_millis - before.query_time_in_millis) / n : null;
+      return { client: r.service_ms.p50, inServer: median(inServer), engineInNode: inNode };
+    };
     // A node fresh from ingest answers its first few thousand searches up to 1.5x slower (cold
     // code paths, the page cache, the heap the bulks left): every op runs a while untimed first.
     for (const o of ops) await load(o, 1, 0, warmPass);
     for (const o of ops) {
-      const server = () => load(o, 1, warmup, duration).then((r) => r.service_ms.p50);
+      const server = () => timedWindow(q, () => load(o, 1, warmup, duration), o.index);
+      const floor = (rate) =>
+        timedWindow(hello, () => runJsonChild(LOADGEN, ['--url', `${hello.url}/`, '--connections', '1', '--rate', String(rate), '--warmup', String(warmup), '--duration', String(duration)]));
       const engine = () =>
         runEngineBench(exe, ['--data-dir', copyDir, '--ops', o.opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms.p50);
       const s = [];
       const e = [];
+      const h = [];
       for (let r = 0; r < rounds; r++) {
         if (r % 2 === 0) {
           s.push(await server());
@@ -85,11 +119,36 @@ async function overheadBench(o, log) {
           e.push(await engine());
           s.push(await server());
         }
+        h.push(await floor(1000 / s[r].client));
       }
-      const ratios = s.map((x, i) => x / e[i]);
-      const entry = { key: o.key, server_p50_ms: s, engine_p50_ms: e, ratios, server_ms: median(s), engine_ms: median(e), ratio: median(ratios) };
+      const ratios = s.map((x, i) => x.inServer / e[i]);
+      const clientRatios = s.map((x, i) => x.client / e[i]);
+      const entry = {
+        key: o.key,
+        server_p50_ms: s.map((x) => x.client),
+        server_in_p50_ms: s.map((x) => x.inServer),
+        engine_p50_ms: e,
+        engine_in_node_ms: s.map((x) => x.engineInNode),
+        hello_p50_ms: h.map((x) => x.client),
+        hello_in_p50_ms: h.map((x) => x.inServer),
+        ratios,
+        client_ratios: clientRatios,
+        server_ms: median(s.map((x) => x.client)),
+        server_in_ms: median(s.map((x) => x.inServer)),
+        engine_ms: median(e),
+        engine_in_node_ms_median: s.every((x) => x.engineInNode !== null) ? median(s.map((x) => x.engineInNode)) : null,
+        hello_ms: median(h.map((x) => x.client)),
+        hello_in_ms: median(h.map((x) => x.inServer)),
+        ratio: median(ratios),
+        client_ratio: median(clientRatios),
+      };
       out.ops.push(entry);
-      log(`overhead: ${o.key} server ${entry.server_ms.toFixed(3)} ms, engine ${entry.engine_ms.toFixed(3)} ms, ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
+      log(
+        `overhead: ${o.key} in server ${entry.server_in_ms.toFixed(3)} ms (client ${entry.server_ms.toFixed(3)}), engine ${entry.engine_ms.toFixed(3)} ms, ` +
+          `ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}] (client ${entry.client_ratio.toFixed(2)}), ` +
+          `engine's query time in the node ${entry.engine_in_node_ms_median === null ? 'n/a' : entry.engine_in_node_ms_median.toFixed(3)} ms, ` +
+          `hello at that pace ${entry.hello_in_ms.toFixed(3)} ms in server (client ${entry.hello_ms.toFixed(3)})`,
+      );
     }
     for (const o of ops.filter((x) => DEBIAN_MATCH.includes(x.key))) {
       const cpu0 = procCpuSeconds(q.pid);
@@ -100,8 +159,22 @@ async function overheadBench(o, log) {
       out.match_tp.push({ key: o.key, clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: perCore });
       log(`overhead: ${o.key} ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(perCore)} req per server CPU second`);
     }
+    // The per-core floor of HTTP alone: the hello-world under the same connections. With the
+    // engine's own time per call, it bounds what any node on fastify can reach per core.
+    if (out.match_tp.length) {
+      const cpu0 = procCpuSeconds(hello.pid);
+      const r = await runJsonChild(LOADGEN, ['--url', `${hello.url}/`, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)]);
+      const cpu = procCpuSeconds(hello.pid) - cpu0;
+      out.hello_tp = { clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: r.total_requests / cpu };
+      for (const m of out.match_tp) {
+        const engineMs = out.ops.find((x) => x.key === m.key)?.engine_ms;
+        if (engineMs !== undefined) m.ceiling_per_core = 1 / (1 / out.hello_tp.rps_per_core + engineMs / 1000);
+      }
+      log(`overhead: hello-world ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(out.hello_tp.rps_per_core)} req per server CPU second`);
+    }
   } finally {
     await q.stop();
+    await hello.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   return out;

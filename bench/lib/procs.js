@@ -97,18 +97,44 @@ function quarryBuildInfo() {
   return snapshot ? { snapshot: true, addon_mtime: snapshot.addon_mtime } : { snapshot: false };
 }
 
+const TIMING_PRELOAD = path.join(__dirname, 'server-timing.js');
+
+/**
+ * With `timed`, a server runs with lib/server-timing.js preloaded: node arguments to prepend, its
+ * environment, and `takeTimings()`, which resolves to the in-server times (ms) of the requests
+ * answered since the last take.
+ */
+function timing(timed) {
+  if (!timed) return { nodeArgs: [], env: process.env, take: null };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-timing-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'times.json');
+  const take = async (pid) => {
+    fs.rmSync(file, { force: true });
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 1000; i++) {
+      if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`server ${pid} wrote no timings to ${file}`);
+  };
+  return { nodeArgs: ['-r', TIMING_PRELOAD], env: { ...process.env, QUARRY_BENCH_TIMING: file }, take };
+}
+
 /** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
-async function startQuarry({ cpus, dataDir, keepData = false, settings = {} } = {}) {
+async function startQuarry({ cpus, dataDir, keepData = false, settings = {}, timed = false } = {}) {
   const port = await freePort();
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
+  const t = timing(timed);
   const t0 = process.hrtime.bigint();
   const [cmd, args] = pinned(cpus, process.execPath, [
+    ...t.nodeArgs,
     quarryServerJs(),
     '-E', `http.port=${port}`,
     '-E', `path.data=${dir}`,
     ...Object.entries(settings).flatMap(([k, v]) => ['-E', `${k}=${v}`]),
   ]);
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: t.env });
   await waitForLine(child, /listening on/, 30000, 'quarry');
   const listeningMs = Number(process.hrtime.bigint() - t0) / 1e6;
   // Start-up is measured as OpenSearch's is: spawn → first `GET /` answered 200.
@@ -124,6 +150,7 @@ async function startQuarry({ cpus, dataDir, keepData = false, settings = {} } = 
     startupMs,
     listeningMs,
     child,
+    takeTimings: t.take && (() => t.take(child.pid)),
     async stop() {
       await stop();
       if (!keepData && !dataDir) fs.rmSync(dir, { recursive: true, force: true });
@@ -151,12 +178,13 @@ function firstGet(url) {
 }
 
 /** Starts bench/hello.js (bare fastify, `GET /` → {"hello":"world"}). */
-async function startHello({ cpus } = {}) {
+async function startHello({ cpus, timed = false } = {}) {
   const port = await freePort();
-  const [cmd, args] = pinned(cpus, process.execPath, [path.join(__dirname, '..', 'hello.js'), String(port)]);
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const t = timing(timed);
+  const [cmd, args] = pinned(cpus, process.execPath, [...t.nodeArgs, path.join(__dirname, '..', 'hello.js'), String(port)]);
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: t.env });
   await waitForLine(child, /listening on/, 15000, 'fastify hello');
-  return { name: 'fastify-hello', pid: child.pid, url: `http://127.0.0.1:${port}`, port, child, stop: stopper(child) };
+  return { name: 'fastify-hello', pid: child.pid, url: `http://127.0.0.1:${port}`, port, child, takeTimings: t.take && (() => t.take(child.pid)), stop: stopper(child) };
 }
 
 /** Runs a node script as a child (optionally pinned) and parses the last stdout line as JSON. */
