@@ -87,8 +87,8 @@ async function overheadBench(o, log) {
       runJsonChild(LOADGEN, ['--url', `${q.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(connections), '--warmup', String(warm), '--duration', String(dur)]);
     // A window's client p50 and in-server p50; the server's times of the warm-up's requests come
     // first and are dropped. On the node, also the engine's own mean query time over the window,
-    // from its search statistics (a search's query and fetch, without parsing the request or
-    // rendering the answer; `_count` is not counted there).
+    // from its search statistics (a search's or count's query and fetch, without parsing the
+    // request or rendering the answer).
     const timedWindow = async (srv, run, index) => {
       const before = index && (await searchStats(srv.url, index));
       await srv.takeTimings();
