@@ -46,7 +46,8 @@ async function post(url, p) {
 
 /**
  * o: { corpusDir, workloads, rounds, warmup, duration, tpDuration, tpClients, warmPass }; log(line).
- * Returns { rounds, ops: [{ key, server_p50_ms[] (client), server_in_p50_ms[] (in the node), engine_p50_ms[],
+ * Returns { rounds, ops: [{ key, server_p50_ms[] (client), server_in_p50_ms[] (in the node), engine_p50_ms[], engine_mean_ms[],
+ * engine_in_node_ms[] (mean, from the node's _stats),
  * hello_p50_ms[], hello_in_p50_ms[] (the paced hello-world), ratios[] (in the node ÷ engine), ... }], match_tp }.
  */
 async function overheadBench(o, log) {
@@ -107,7 +108,7 @@ async function overheadBench(o, log) {
       const floor = (rate) =>
         timedWindow(hello, () => runJsonChild(LOADGEN, ['--url', `${hello.url}/`, '--connections', '1', '--rate', String(rate), '--warmup', String(warmup), '--duration', String(duration)]));
       const engine = () =>
-        runEngineBench(exe, ['--data-dir', copyDir, '--ops', o.opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms.p50);
+        runEngineBench(exe, ['--data-dir', copyDir, '--ops', o.opsFile, '--warmup-ms', String(Math.round(warmup * 1000)), '--duration-ms', String(Math.round(duration * 1000))]).then(([l]) => l.service_ms);
       const s = [];
       const e = [];
       const h = [];
@@ -121,13 +122,14 @@ async function overheadBench(o, log) {
         }
         h.push(await floor(1000 / s[r].client));
       }
-      const ratios = s.map((x, i) => x.inServer / e[i]);
-      const clientRatios = s.map((x, i) => x.client / e[i]);
+      const ratios = s.map((x, i) => x.inServer / e[i].p50);
+      const clientRatios = s.map((x, i) => x.client / e[i].p50);
       const entry = {
         key: o.key,
         server_p50_ms: s.map((x) => x.client),
         server_in_p50_ms: s.map((x) => x.inServer),
-        engine_p50_ms: e,
+        engine_p50_ms: e.map((x) => x.p50),
+        engine_mean_ms: e.map((x) => x.mean),
         engine_in_node_ms: s.map((x) => x.engineInNode),
         hello_p50_ms: h.map((x) => x.client),
         hello_in_p50_ms: h.map((x) => x.inServer),
@@ -135,7 +137,8 @@ async function overheadBench(o, log) {
         client_ratios: clientRatios,
         server_ms: median(s.map((x) => x.client)),
         server_in_ms: median(s.map((x) => x.inServer)),
-        engine_ms: median(e),
+        engine_ms: median(e.map((x) => x.p50)),
+        engine_mean_ms_median: median(e.map((x) => x.mean)),
         engine_in_node_ms_median: s.every((x) => x.engineInNode !== null) ? median(s.map((x) => x.engineInNode)) : null,
         hello_ms: median(h.map((x) => x.client)),
         hello_in_ms: median(h.map((x) => x.inServer)),
@@ -146,7 +149,7 @@ async function overheadBench(o, log) {
       log(
         `overhead: ${o.key} in server ${entry.server_in_ms.toFixed(3)} ms (client ${entry.server_ms.toFixed(3)}), engine ${entry.engine_ms.toFixed(3)} ms, ` +
           `ratio ${entry.ratio.toFixed(2)} [${ratios.map((x) => x.toFixed(2)).join(' ')}] (client ${entry.client_ratio.toFixed(2)}), ` +
-          `engine's query time in the node ${entry.engine_in_node_ms_median === null ? 'n/a' : entry.engine_in_node_ms_median.toFixed(3)} ms, ` +
+          `engine mean alone ${entry.engine_mean_ms_median.toFixed(3)} ms, in the node ${entry.engine_in_node_ms_median === null ? 'n/a' : entry.engine_in_node_ms_median.toFixed(3)} ms, ` +
           `hello at that pace ${entry.hello_in_ms.toFixed(3)} ms in server (client ${entry.hello_ms.toFixed(3)})`,
       );
     }

@@ -176,12 +176,12 @@ function overheadMarkdown(ov) {
   for (const g of goals) lines.push(`| ${g.join(' | ')} |`);
   lines.push(
     '',
-    '| op | in server p50 ms | end to end p50 ms | engine alone p50 ms | engine in the node, mean query ms | in server ÷ engine | end to end ÷ engine | hello-world at that pace: in server / end to end ms |',
+    '| op | in server p50 ms | end to end p50 ms | engine alone p50 ms | engine mean ms: alone / in the node | in server ÷ engine | end to end ÷ engine | hello-world at that pace: in server / end to end ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const x of ov.ops) {
     lines.push(
-      `| ${x.key} | ${fmt(x.server_in_ms, 3)} | ${fmt(x.server_ms, 3)} | ${fmt(x.engine_ms, 3)} | ${x.engine_in_node_ms_median === null ? '—' : fmt(x.engine_in_node_ms_median, 3)} | ${fmt(x.ratio, 2)} [${x.ratios.map((r) => fmt(r, 2)).join(' ')}] | ${fmt(x.client_ratio, 2)} | ${fmt(x.hello_in_ms, 3)} / ${fmt(x.hello_ms, 3)} |`,
+      `| ${x.key} | ${fmt(x.server_in_ms, 3)} | ${fmt(x.server_ms, 3)} | ${fmt(x.engine_ms, 3)} | ${fmt(x.engine_mean_ms_median, 3)} / ${x.engine_in_node_ms_median === null ? '—' : fmt(x.engine_in_node_ms_median, 3)} | ${fmt(x.ratio, 2)} [${x.ratios.map((r) => fmt(r, 2)).join(' ')}] | ${fmt(x.client_ratio, 2)} | ${fmt(x.hello_in_ms, 3)} / ${fmt(x.hello_ms, 3)} |`,
     );
   }
   return lines.join('\n');
@@ -308,7 +308,7 @@ async function main() {
     md.push(
       '## Server vs the engine alone (issue 5)',
       '',
-      `A fresh Quarry node ingests the Debian and npm workloads, flushes and settles its merges; the engine alone (crates/engine/benches/search.rs) reads a copy of its data dir while the node stays up. Every op runs ${res.overhead.warm_pass_s} s untimed on the node first. Then per op, ${res.overhead.rounds} rounds, each one HTTP window (1 connection, ${res.overhead.warmup_s} s warm-up, ${res.overhead.duration_s} s) and one engine window (the same) seconds apart, the side going first alternating by round, then the HTTP floor at that op's pace: a bare fastify hello-world (same Node and fastify) asked at the rate the node answered, so its event loop idles between requests as the node's does while the engine works; nothing else runs. In server: from node's parsed request to the response handed to the kernel (bench/lib/server-timing.js, preloaded); end to end: the load generator's; engine in the node: the mean query time over the HTTP window from the node's own search statistics (\`_stats\`: query and fetch, not parsing the request or rendering the answer). Ratio: the median of the rounds' in-server p50 ÷ engine p50 (each round's in brackets). Requests per core: requests ÷ the server's CPU seconds (user + system, from /proc) under ${res.overhead.match_tp[0]?.clients ?? 4} connections; the ceiling is what a node whose HTTP costs no more than the hello-world's would reach with the engine's p50 on top.`,
+      `A fresh Quarry node ingests the Debian and npm workloads, flushes and settles its merges; the engine alone (crates/engine/benches/search.rs) reads a copy of its data dir while the node stays up. Every op runs ${res.overhead.warm_pass_s} s untimed on the node first. Then per op, ${res.overhead.rounds} rounds, each one HTTP window (1 connection, ${res.overhead.warmup_s} s warm-up, ${res.overhead.duration_s} s) and one engine window (the same) seconds apart, the side going first alternating by round, then the HTTP floor at that op's pace: a bare fastify hello-world (same Node and fastify) asked at the rate the node answered, so its event loop idles between requests as the node's does while the engine works; nothing else runs. In server: from node's parsed request to the response handed to the kernel (bench/lib/server-timing.js, preloaded); end to end: the load generator's; engine mean: the engine alone's mean call, and the mean query time over the HTTP window from the node's own search statistics (\`_stats\`: query and fetch, not parsing the request or rendering the answer, which the engine alone's call includes). Ratio: the median of the rounds' in-server p50 ÷ engine p50 (each round's in brackets). Requests per core: requests ÷ the server's CPU seconds (user + system, from /proc) under ${res.overhead.match_tp[0]?.clients ?? 4} connections; the ceiling is what a node whose HTTP costs no more than the hello-world's would reach with the engine's p50 on top.`,
       '',
       overheadTable,
       '',
