@@ -153,10 +153,14 @@ async function overheadBench(o, log) {
           `hello at that pace ${entry.hello_in_ms.toFixed(3)} ms in server (client ${entry.hello_ms.toFixed(3)})`,
       );
     }
+    // A load run and the server's CPU seconds (user + system, from /proc) over it.
+    const withCpu = async (pid, run) => {
+      const cpu0 = procCpuSeconds(pid);
+      const r = await run();
+      return { r, cpu: procCpuSeconds(pid) - cpu0 };
+    };
     for (const o of ops.filter((x) => DEBIAN_MATCH.includes(x.key))) {
-      const cpu0 = procCpuSeconds(q.pid);
-      const r = await load(o, tpClients, 0, tpDuration);
-      const cpu = procCpuSeconds(q.pid) - cpu0;
+      const { r, cpu } = await withCpu(q.pid, () => load(o, tpClients, 0, tpDuration));
       // Every request the child sent counts against the CPU read over its whole run.
       const perCore = r.total_requests / cpu;
       out.match_tp.push({ key: o.key, clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: perCore });
@@ -165,9 +169,9 @@ async function overheadBench(o, log) {
     // The per-core floor of HTTP alone: the hello-world under the same connections. With the
     // engine's own time per call, it bounds what any node on fastify can reach per core.
     if (out.match_tp.length) {
-      const cpu0 = procCpuSeconds(hello.pid);
-      const r = await runJsonChild(LOADGEN, ['--url', `${hello.url}/`, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)]);
-      const cpu = procCpuSeconds(hello.pid) - cpu0;
+      const { r, cpu } = await withCpu(hello.pid, () =>
+        runJsonChild(LOADGEN, ['--url', `${hello.url}/`, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)]),
+      );
       out.hello_tp = { clients: tpClients, rps: r.rps, server_cpu_s: cpu, requests: r.total_requests, rps_per_core: r.total_requests / cpu };
       for (const m of out.match_tp) {
         const engineMs = out.ops.find((x) => x.key === m.key)?.engine_ms;
