@@ -31,7 +31,6 @@ const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 /** The ops issue 5's "a `match` top-10 on the Debian corpus" names. */
 const DEBIAN_MATCH = ['debian-packages/match-or', 'debian-packages/match-and'];
 
-
 /** The index's primaries' search statistics: `{ query_total, query_time_in_millis, … }`. */
 async function searchStats(url, index) {
   const r = await json(`${url}/${index}/_stats/search`);

@@ -8,7 +8,6 @@ const { median } = require('./lib/report');
 
 const LOADGEN = path.join(__dirname, 'lib', 'loadgen.js');
 
-
 async function rootBench({ rounds = 2, connections = 50, pipelining = 1, warmup = 1, duration = 5, pin = true } = {}) {
   const pinOk = pin && hasTaskset();
   const serverCpus = pinOk ? '0' : undefined;

@@ -1,8 +1,9 @@
 // A refused body (past http.max_content_length) is answered before the client has finished
-// sending it. fastify then closes the connection (a POST or PUT body it reads), and closing a TCP socket with unread data in
-// its receive buffer makes the kernel send a reset instead of a FIN; a reset can reach the
-// client before it has read the answer, which it then never sees (EPIPE or ECONNRESET instead
-// of the 413: a raw client writing a 4 MB body over loopback lost it in 3 of 6 tries).
+// sending it. fastify then closes the connection (a POST or PUT body it reads), and closing a
+// TCP socket with unread data in its receive buffer makes the kernel send a reset instead of a
+// FIN; a reset can reach the client before it has read the answer, which it then never sees
+// (EPIPE or ECONNRESET instead of the 413: a raw client writing a 4 MB body over loopback lost
+// it in 3 of 6 tries).
 //
 // So the connection is kept: node reads and drops the rest of the body after the answer, as it
 // does for any body a handler left unread, and the connection then serves the client's next

@@ -136,20 +136,11 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             for (prefix, list) in groups {
                 let shoulds = std::ptr::eq(list, &b.should);
                 for q in list {
-                    if flatten && shoulds && pure_disjunction(q, cx)? {
-                        // Its clauses, without the minimum of one it may print.
-                        parts.push(match q {
-                            Ast::Bool(inner) => render(
-                                &Ast::Bool(dsl::BoolQuery {
-                                    minimum_should_match: None,
-                                    ..inner.clone()
-                                }),
-                                cx,
-                            )?
-                            .0,
-                            _ => render(q, cx)?.0,
-                        });
-                        continue;
+                    if flatten && shoulds {
+                        if let Some(clauses) = absorbed(q, cx)? {
+                            parts.push(clauses);
+                            continue;
+                        }
                     }
                     let (s, boolean) = render(q, cx)?;
                     let s = if boolean { format!("({s})") } else { s };
@@ -242,21 +233,31 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
     })
 }
 
-/// Whether `ast`, rewritten, is a Lucene boolean of SHOULD clauses only with at most one
-/// required (`BooleanQuery.isPureDisjunction`), which a disjunctive parent absorbs: a `bool`
-/// of `should` clauses alone, an OR `match` on several terms (on one field, as a `multi_match`
-/// too), or a query string of plain terms.
-fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
+/// When `ast`, rewritten, is a Lucene boolean of SHOULD clauses only with at most one
+/// required (`BooleanQuery.isPureDisjunction`), which a disjunctive parent absorbs: its clauses
+/// as the parent prints them, rendered from the one build that told. That is a `bool` of
+/// `should` clauses alone, an OR `match` on several terms (on one field, as a `multi_match` too),
+/// or a query string of plain terms.
+fn absorbed(ast: &Ast, cx: &Context) -> Result<Option<String>> {
     Ok(match ast {
         Ast::Bool(b) => {
             // One required of one is a required clause, not a disjunction.
             let msm = should_minimum(b)?;
-            b.must.is_empty()
+            let pure = b.must.is_empty()
                 && b.must_not.is_empty()
                 && b.filter.is_empty()
                 && b.boost == 1.0
                 && msm <= 1
-                && msm < b.should.len()
+                && msm < b.should.len();
+            if !pure {
+                return Ok(None);
+            }
+            // Without the minimum of one it may print.
+            let plain = dsl::BoolQuery {
+                minimum_should_match: None,
+                ..b.clone()
+            };
+            Some(render(&Ast::Bool(plain), cx)?.0)
         }
         Ast::Match(m) => pure_match(cx, &m.field, m)?,
         // On one field, best_fields and most_fields are that field's `match`.
@@ -268,7 +269,7 @@ fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
         {
             match super::expand_fields(cx, &mm.fields).as_slice() {
                 [(field, boost)] if *boost == 1.0 => pure_match(cx, field, &mm.as_match(field))?,
-                _ => false,
+                _ => None,
             }
         }
         // Built: should clauses alone (an unlabelled sum or boolean, as a query string on one
@@ -287,9 +288,9 @@ fn pure_disjunction(ast: &Ast, cx: &Context) -> Result<bool> {
                             .iter()
                             .all(|(o, _)| *o == tantivy::query::Occur::Should)
                 });
-            sum || boolean
+            (sum || boolean).then(|| built(q.as_ref(), cx.searcher.schema()).0)
         }
-        _ => false,
+        _ => None,
     })
 }
 
@@ -301,13 +302,20 @@ fn should_minimum(b: &dsl::BoolQuery) -> Result<usize> {
     })
 }
 
-/// Whether a `match` on `field` prints as a disjunction of its terms with nothing required.
-fn pure_match(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<bool> {
-    Ok(m.operator == dsl::Operator::Or
-        && m.minimum_should_match.is_none()
-        && m.fuzziness.is_none()
-        && m.boost == 1.0
-        && match_string(cx, field, m)?.is_some_and(|(_, boolean)| boolean))
+/// A `match` on `field` that prints as a disjunction of its terms with nothing required: its
+/// terms as printed (what `render` prints for it at boost 1).
+fn pure_match(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<String>> {
+    if m.operator != dsl::Operator::Or
+        || m.minimum_should_match.is_some()
+        || m.fuzziness.is_some()
+        || m.boost != 1.0
+    {
+        return Ok(None);
+    }
+    Ok(match match_string(cx, field, m)? {
+        Some((s, true)) => Some(s),
+        _ => None,
+    })
 }
 
 /// A query printed from what it builds to (`built`), the reason of a `MatchNoDocsQuery` from

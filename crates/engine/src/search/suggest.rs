@@ -347,16 +347,10 @@ fn ngram(source: &[char], target: &[char]) -> f32 {
     let mut cur = vec![0f32; sl + 1];
     for j in 1..=tl {
         // The target's j-th bigram, padded like the source's.
-        let gram: Vec<char> = (0..N)
-            .map(|k| {
-                let at = (j + k) as isize - N as isize;
-                if at < 0 {
-                    '\0'
-                } else {
-                    target[at as usize]
-                }
-            })
-            .collect();
+        let gram: [char; N] = std::array::from_fn(|k| match (j + k).checked_sub(N) {
+            Some(at) => target[at],
+            None => '\0',
+        });
         cur[0] = j as f32;
         for i in 1..=sl {
             let (mut cost, mut counted) = (0usize, N);
