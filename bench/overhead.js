@@ -15,12 +15,14 @@
 // comes back slow, and that floor grows with the gap (hello-world at 180 req/s costs 0.2-0.6 ms
 // of CPU a request, against 0.08-0.1 ms back to back).
 //
-// Also measured: the Debian `match` ops' throughput per core, as requests per second of server
-// CPU (the node's user + system time, read from /proc) under 4 connections.
+// Also measured: the Debian `match` ops' throughput per core under 4 connections, two ways: as
+// requests per second of server CPU (the node's user + system time, read from /proc), both
+// cores shared with the load generator; and, as the performance anchors define "per core", the
+// node pinned to core 0 and the load generator to core 1.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench } = require('./lib/procs');
+const { startQuarry, startHello, runJsonChild, buildEngineBench, runEngineBench, hasTaskset } = require('./lib/procs');
 const { ensureDocuments, bulkBodies } = require('./lib/osbdocs');
 const { httpIngest, procCpuSeconds } = require('./ingest');
 const { select, settleMerges } = require('./workload');
@@ -177,6 +179,37 @@ async function overheadBench(o, log) {
         if (engineMs !== undefined) m.ceiling_per_core = 1 / (1 / out.hello_tp.rps_per_core + engineMs / 1000);
       }
       log(`overhead: hello-world ×${tpClients}: ${Math.round(r.rps)} req/s, ${Math.round(out.hello_tp.rps_per_core)} req per server CPU second`);
+    }
+    // Per core as the performance anchors measure it: the server pinned to core 0, the load
+    // generator to core 1, under the same connections; then the hello-world the same way. The
+    // node restarts on its data dir for this (a process's affinity is set at its start).
+    if (out.match_tp.length && os.cpus().length >= 2 && hasTaskset()) {
+      await q.stop();
+      const pinnedQ = await startQuarry({ dataDir, cpus: '0' });
+      try {
+        for (const m of out.match_tp) {
+          const o = ops.find((x) => x.key === m.key);
+          const loadPinned = () =>
+            runJsonChild(LOADGEN, ['--url', `${pinnedQ.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)], { cpus: '1' });
+          await loadPinned();
+          m.pinned_rps = (await loadPinned()).rps;
+          log(`overhead: ${m.key} ×${tpClients}, node pinned to one core: ${Math.round(m.pinned_rps)} req/s`);
+        }
+      } finally {
+        await pinnedQ.stop();
+      }
+      const pinnedHello = await startHello({ cpus: '0' });
+      try {
+        const args = ['--url', `${pinnedHello.url}/`, '--connections', String(tpClients), '--warmup', '1', '--duration', String(tpDuration)];
+        out.hello_tp.pinned_rps = (await runJsonChild(LOADGEN, args, { cpus: '1' })).rps;
+      } finally {
+        await pinnedHello.stop();
+      }
+      for (const m of out.match_tp) {
+        const engineMean = out.ops.find((x) => x.key === m.key)?.engine_mean_ms_median;
+        if (engineMean !== undefined) m.pinned_ceiling = 1 / (1 / out.hello_tp.pinned_rps + engineMean / 1000);
+      }
+      log(`overhead: hello-world ×${tpClients}, pinned to one core: ${Math.round(out.hello_tp.pinned_rps)} req/s`);
     }
   } finally {
     await q.stop();

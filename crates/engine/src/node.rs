@@ -77,10 +77,17 @@ impl Node {
             .map(|n| n.get())
             .unwrap_or(2);
         crate::util::priority::favour_current_thread();
+        // On one core a polling worker only takes the core from the thread that would send it
+        // work.
+        let poll = if cores >= 2 {
+            SEARCH_POLL
+        } else {
+            Duration::ZERO
+        };
         let search_pool = WorkerPool::new(
             "search",
             cores,
-            SEARCH_POLL,
+            poll,
             crate::util::priority::favour_current_thread,
         )?;
         crate::util::priority::run_lowered(move || Node::open_here(config, search_pool))
