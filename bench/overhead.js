@@ -193,21 +193,31 @@ async function overheadBench(o, log) {
             runJsonChild(LOADGEN, ['--url', `${pinnedQ.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)], { cpus: '1' });
           await loadPinned();
           m.pinned_rps = (await loadPinned()).rps;
-          log(`overhead: ${m.key} ×${tpClients}, node pinned to one core: ${Math.round(m.pinned_rps)} req/s`);
+          const answer = await request(`${pinnedQ.url}${o.op.path}`, { method: o.op.method, body: fs.readFileSync(o.bodyFile), headers: { 'content-type': 'application/json' } });
+          m.response_bytes = answer.body.length;
+          log(`overhead: ${m.key} ×${tpClients}, node pinned to one core: ${Math.round(m.pinned_rps)} req/s (${m.response_bytes} B answers)`);
         }
       } finally {
         await pinnedQ.stop();
       }
+      // The floors, pinned alike: the hello-world's `GET /`, and per op, the same search body
+      // posted and an answer of the node's size sent back.
       const pinnedHello = await startHello({ cpus: '0' });
       try {
-        const args = ['--url', `${pinnedHello.url}/`, '--connections', String(tpClients), '--warmup', '1', '--duration', String(tpDuration)];
-        out.hello_tp.pinned_rps = (await runJsonChild(LOADGEN, args, { cpus: '1' })).rps;
+        const args = (url, extra = []) => ['--url', url, '--connections', String(tpClients), '--warmup', '1', '--duration', String(tpDuration), ...extra];
+        out.hello_tp.pinned_rps = (await runJsonChild(LOADGEN, args(`${pinnedHello.url}/`), { cpus: '1' })).rps;
+        for (const m of out.match_tp) {
+          const o = ops.find((x) => x.key === m.key);
+          const sized = args(`${pinnedHello.url}/sized/${m.response_bytes}`, ['--method', 'POST', '--body-file', o.bodyFile]);
+          m.sized_hello_pinned_rps = (await runJsonChild(LOADGEN, sized, { cpus: '1' })).rps;
+        }
       } finally {
         await pinnedHello.stop();
       }
       for (const m of out.match_tp) {
         const engineMean = out.ops.find((x) => x.key === m.key)?.engine_mean_ms_median;
-        if (engineMean !== undefined) m.pinned_ceiling = 1 / (1 / out.hello_tp.pinned_rps + engineMean / 1000);
+        if (engineMean !== undefined) m.pinned_ceiling = 1 / (1 / m.sized_hello_pinned_rps + engineMean / 1000);
+        log(`overhead: ${m.key}: fastify answering its body and size, pinned: ${Math.round(m.sized_hello_pinned_rps)} req/s; ceiling ${Math.round(m.pinned_ceiling)} req/s`);
       }
       log(`overhead: hello-world ×${tpClients}, pinned to one core: ${Math.round(out.hello_tp.pinned_rps)} req/s`);
     }
