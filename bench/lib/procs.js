@@ -102,7 +102,7 @@ const TIMING_PRELOAD = path.join(__dirname, 'server-timing.js');
 /**
  * With `timed`, a server runs with lib/server-timing.js preloaded: node arguments to prepend, its
  * environment, and `takeTimings()`, which resolves to the in-server times (ms) of the requests
- * answered since the last take.
+ * answered since the last take (`timed` may be `{ path }`: only the requests for that URL).
  */
 function timing(timed) {
   if (!timed) return { nodeArgs: [], env: process.env, take: null };
@@ -118,7 +118,9 @@ function timing(timed) {
     }
     throw new Error(`server ${pid} wrote no timings to ${file}`);
   };
-  return { nodeArgs: ['-r', TIMING_PRELOAD], env: { ...process.env, QUARRY_BENCH_TIMING: file }, take };
+  const env = { ...process.env, QUARRY_BENCH_TIMING: file };
+  if (typeof timed === 'object' && timed.path !== undefined) env.QUARRY_BENCH_TIMING_PATH = timed.path;
+  return { nodeArgs: ['-r', TIMING_PRELOAD], env, take };
 }
 
 /** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
