@@ -188,14 +188,6 @@ impl PruneNode {
         }
     }
 
-    fn terms<'a>(&'a self, out: &mut Vec<&'a Term>) {
-        match self {
-            PruneNode::Term(w) => out.push(w.term()),
-            PruneNode::Sum(c) | PruneNode::DisMax(c, _) => c.iter().for_each(|n| n.terms(out)),
-            PruneNode::Boost(n, _) => n.terms(out),
-        }
-    }
-
     /// The alive docs matching any leaf: the postings marked in a bitset, no scorer built.
     pub(crate) fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
         Ok(BitDocs::count_alive_in(&self.docs(reader)?, reader))
@@ -203,9 +195,26 @@ impl PruneNode {
 
     /// The docs (deleted ones too) matching any leaf, as bitset words.
     pub(crate) fn docs(&self, reader: &SegmentReader) -> tantivy::Result<Vec<u64>> {
-        let mut terms = Vec::new();
-        self.terms(&mut terms);
-        BitDocs::of_postings(reader, terms)
+        let mut words = BitDocs::empty(reader.max_doc());
+        self.mark(reader, &mut words)?;
+        Ok(words)
+    }
+
+    fn mark(&self, reader: &SegmentReader, words: &mut [u64]) -> tantivy::Result<()> {
+        match self {
+            PruneNode::Term(w) => {
+                if let Some(block) = w.block_postings(reader)? {
+                    BitDocs::insert_postings(words, block);
+                }
+            }
+            PruneNode::Sum(c) | PruneNode::DisMax(c, _) => {
+                for n in c {
+                    n.mark(reader, words)?;
+                }
+            }
+            PruneNode::Boost(n, _) => n.mark(reader, words)?,
+        }
+        Ok(())
     }
 }
 

@@ -220,26 +220,33 @@ impl BitDocs {
         let mut words = BitDocs::empty(reader.max_doc());
         for term in terms {
             let inverted = reader.inverted_index(term.field())?;
-            let Some(mut block) =
+            if let Some(block) =
                 inverted.read_block_postings(term, tantivy::schema::IndexRecordOption::Basic)?
-            else {
-                continue;
-            };
-            let total = block.doc_freq() as usize;
-            let mut seen = 0;
-            while seen < total {
-                let docs = block.docs();
-                if docs.is_empty() {
-                    break;
-                }
-                for &d in docs {
-                    BitDocs::insert(&mut words, d);
-                }
-                seen += docs.len();
-                block.advance();
+            {
+                BitDocs::insert_postings(&mut words, block);
             }
         }
         Ok(words)
+    }
+
+    /// Marks every doc of `block`'s postings in bitset words.
+    pub(crate) fn insert_postings(
+        words: &mut [u64],
+        mut block: tantivy::postings::BlockSegmentPostings,
+    ) {
+        let total = block.doc_freq() as usize;
+        let mut seen = 0;
+        while seen < total {
+            let docs = block.docs();
+            if docs.is_empty() {
+                break;
+            }
+            for &d in docs {
+                BitDocs::insert(words, d);
+            }
+            seen += docs.len();
+            block.advance();
+        }
     }
 
     /// How many of the docs marked in `words` are alive in `reader`'s segment.

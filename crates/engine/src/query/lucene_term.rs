@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::index::SegmentId;
-use tantivy::postings::{Postings, SegmentPostings};
+use tantivy::postings::{BlockSegmentPostings, Postings, SegmentPostings, TermInfo};
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, Term, TERMINATED};
@@ -282,12 +282,25 @@ impl LuceneTermQuery {
         scoring: EnableScoring<'_>,
     ) -> tantivy::Result<LuceneTermWeight> {
         let field = self.term.field();
+        let mut infos = None;
         let stats = match scoring {
             EnableScoring::Enabled { searcher, .. } => {
                 let fs = collection_stats(searcher, field)?;
                 let local = match self.doc_freq {
                     Some(df) => df,
-                    None => searcher.doc_freq(&self.term)?,
+                    None => {
+                        // Each segment's entry, kept: the scorers, bounds and counts then open
+                        // the postings from it instead of looking the term up again.
+                        let mut found = Vec::with_capacity(searcher.segment_readers().len());
+                        let mut df = 0u64;
+                        for r in searcher.segment_readers() {
+                            let info = r.inverted_index(field)?.get_term_info(&self.term)?;
+                            df += info.as_ref().map_or(0, |i| i.doc_freq as u64);
+                            found.push((r.segment_id(), info));
+                        }
+                        infos = Some(found.into());
+                        df
+                    }
                 };
                 let df = term_doc_freq(searcher, &self.term, local);
                 let avgdl = if fs.doc_count == 0 {
@@ -311,6 +324,7 @@ impl LuceneTermQuery {
         };
         Ok(LuceneTermWeight {
             term: self.term.clone(),
+            infos,
             stats,
             boost: self.boost,
             uniform,
@@ -327,9 +341,15 @@ struct Stats {
     avgdl: f32,
 }
 
+/// A segment, and the term's entry in it (`None` where the segment lacks the term).
+type SegmentTermInfo = (SegmentId, Option<TermInfo>);
+
 #[derive(Clone)]
 pub(crate) struct LuceneTermWeight {
     term: Term,
+    /// The term's entry in each segment of the searcher the weight was built on, when that
+    /// build looked them up (to sum the doc freqs).
+    infos: Option<Arc<[SegmentTermInfo]>>,
     stats: Option<Stats>,
     boost: f32,
     /// Every posting scores the same (`LuceneTermQuery::scores_uniformly`): the scorer is a
@@ -338,15 +358,52 @@ pub(crate) struct LuceneTermWeight {
 }
 
 impl LuceneTermWeight {
+    /// The term's entry in `reader`'s segment: the one looked up when the weight was built, or
+    /// a lookup now.
+    fn term_info(&self, reader: &SegmentReader) -> tantivy::Result<Option<TermInfo>> {
+        let id = reader.segment_id();
+        if let Some((_, info)) = self
+            .infos
+            .iter()
+            .flat_map(|i| i.iter())
+            .find(|(s, _)| *s == id)
+        {
+            return Ok(info.clone());
+        }
+        Ok(reader
+            .inverted_index(self.term.field())?
+            .get_term_info(&self.term)?)
+    }
+
     fn postings(&self, reader: &SegmentReader) -> tantivy::Result<Option<SegmentPostings>> {
         let option = if self.stats.is_some() {
             IndexRecordOption::WithFreqs
         } else {
             IndexRecordOption::Basic
         };
-        Ok(reader
-            .inverted_index(self.term.field())?
-            .read_postings(&self.term, option)?)
+        let Some(info) = self.term_info(reader)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            reader
+                .inverted_index(self.term.field())?
+                .read_postings_from_terminfo(&info, option)?,
+        ))
+    }
+
+    /// The term's postings in `reader`'s segment a block at a time, docs only.
+    pub(crate) fn block_postings(
+        &self,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Option<BlockSegmentPostings>> {
+        let Some(info) = self.term_info(reader)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            reader
+                .inverted_index(self.term.field())?
+                .read_block_postings_from_terminfo(&info, IndexRecordOption::Basic)?,
+        ))
     }
 
     pub(crate) fn term(&self) -> &Term {
