@@ -85,8 +85,9 @@ async function overheadBench(o, log) {
         return { key, op, bodyFile, opsFile, index: w.index };
       }),
     );
-    const load = (o, connections, warm, dur) =>
-      runJsonChild(LOADGEN, ['--url', `${q.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(connections), '--warmup', String(warm), '--duration', String(dur)]);
+    // An op's load on the node (or on `url`), the load generator pinned to `cpus` if given.
+    const load = (o, connections, warm, dur, { url = q.url, cpus } = {}) =>
+      runJsonChild(LOADGEN, ['--url', `${url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(connections), '--warmup', String(warm), '--duration', String(dur)], { cpus });
     // A window's client p50 and in-server p50; the server's times of the warm-up's requests come
     // first and are dropped. On the node, also the engine's own mean query time over the window,
     // from its search statistics (a search's or count's query and fetch, without parsing the
@@ -189,8 +190,7 @@ async function overheadBench(o, log) {
       try {
         for (const m of out.match_tp) {
           const o = ops.find((x) => x.key === m.key);
-          const loadPinned = () =>
-            runJsonChild(LOADGEN, ['--url', `${pinnedQ.url}${o.op.path}`, '--method', o.op.method, '--body-file', o.bodyFile, '--connections', String(tpClients), '--warmup', '0', '--duration', String(tpDuration)], { cpus: '1' });
+          const loadPinned = () => load(o, tpClients, 0, tpDuration, { url: pinnedQ.url, cpus: '1' });
           await loadPinned();
           m.pinned_rps = (await loadPinned()).rps;
           const answer = await request(`${pinnedQ.url}${o.op.path}`, { method: o.op.method, body: fs.readFileSync(o.bodyFile), headers: { 'content-type': 'application/json' } });
@@ -204,12 +204,12 @@ async function overheadBench(o, log) {
       // posted and an answer of the node's size sent back.
       const pinnedHello = await startHello({ cpus: '0' });
       try {
-        const args = (url, extra = []) => ['--url', url, '--connections', String(tpClients), '--warmup', '1', '--duration', String(tpDuration), ...extra];
-        out.hello_tp.pinned_rps = (await runJsonChild(LOADGEN, args(`${pinnedHello.url}/`), { cpus: '1' })).rps;
+        const args = ['--url', `${pinnedHello.url}/`, '--connections', String(tpClients), '--warmup', '1', '--duration', String(tpDuration)];
+        out.hello_tp.pinned_rps = (await runJsonChild(LOADGEN, args, { cpus: '1' })).rps;
         for (const m of out.match_tp) {
           const o = ops.find((x) => x.key === m.key);
-          const sized = args(`${pinnedHello.url}/sized/${m.response_bytes}`, ['--method', 'POST', '--body-file', o.bodyFile]);
-          m.sized_hello_pinned_rps = (await runJsonChild(LOADGEN, sized, { cpus: '1' })).rps;
+          const sized = { ...o, op: { ...o.op, path: `/sized/${m.response_bytes}` } };
+          m.sized_hello_pinned_rps = (await load(sized, tpClients, 1, tpDuration, { url: pinnedHello.url, cpus: '1' })).rps;
         }
       } finally {
         await pinnedHello.stop();

@@ -117,10 +117,9 @@ struct Spin {
     handle: *mut UvHandle,
     /// The `uv_hrtime` past which the loop sleeps again.
     until: std::sync::atomic::AtomicU64,
-    /// Whether the process may run on two cores or more. On one, the polling loop and the pool
-    /// thread it waits for share the core: each poll takes the core from the search, and the
-    /// scheduler alternates them by slices (a `match` with one connection, the node pinned to
-    /// one core: 2.1 ms p50 polling).
+    /// Whether the loop may poll at all: where the search threads poll for work (each has a
+    /// core of its own). On one core the polling loop would take the core from the search it
+    /// waits for (`Node::open`).
     enabled: bool,
 }
 // SAFETY: the handle is touched on the JS thread only.
@@ -219,8 +218,8 @@ pub(crate) fn check(status: sys::napi_status, what: &str) -> Result<()> {
 }
 
 impl Completer {
-    /// JS thread.
-    pub fn new(env: &Env) -> Result<Completer> {
+    /// JS thread. `polls`: whether the loop may poll for reads in flight (`Spin`).
+    pub fn new(env: &Env, polls: bool) -> Result<Completer> {
         let raw_env = env.raw();
         // SAFETY: JS thread, valid env, out-pointers valid; on success the handle is owned by
         // the loop until `on_closed`, which drops the Arc it carries.
@@ -279,7 +278,7 @@ impl Completer {
                 spin: Spin {
                     handle: idle,
                     until: std::sync::atomic::AtomicU64::new(0),
-                    enabled: std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2),
+                    enabled: polls,
                 },
                 js: JsSide {
                     env: raw_env,

@@ -42,7 +42,7 @@ impl Engine {
     pub fn open(env: &Env, config: Buffer) -> Result<Engine> {
         let cfg: NodeConfig = serde_json_from(&config)?;
         let node = Node::open(cfg).map_err(|e| engine_error(&e))?;
-        let completer = Completer::new(env)?;
+        let completer = Completer::new(env, node.search_pool().polls())?;
         Ok(Engine { node, completer })
     }
 

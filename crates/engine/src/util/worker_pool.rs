@@ -80,6 +80,11 @@ impl WorkerPool {
         Ok(WorkerPool { shared })
     }
 
+    /// Whether an idle worker polls for the next job before it parks.
+    pub fn polls(&self) -> bool {
+        !self.shared.spin.is_zero()
+    }
+
     /// Queues `job`; it runs on the first free worker.
     pub fn spawn(&self, job: impl FnOnce() + Send + 'static) {
         let mut q = self.shared.queue.lock();
