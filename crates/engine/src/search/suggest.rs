@@ -283,7 +283,11 @@ fn distance_score(d: Distance, a: &[char], b: &[char], ed: usize) -> f32 {
     match d {
         Distance::Internal => 1.0 - ed as f32 / a.len().min(b.len()).max(1) as f32,
         Distance::Levenshtein => 1.0 - levenshtein(a, b) as f32 / longest as f32,
-        Distance::Damerau => 1.0 - osa(a, b) as f32 / longest as f32,
+        // `LuceneLevenshteinDistance`: scaled by the shorter term, as the internal distance.
+        Distance::Damerau => match a.len().min(b.len()) {
+            0 => f32::from(a.len() == b.len()),
+            shortest => 1.0 - osa(a, b) as f32 / shortest as f32,
+        },
         Distance::JaroWinkler => jaro_winkler(a, b),
         Distance::NGram => ngram(a, b),
     }
@@ -568,12 +572,14 @@ fn spell(
         s.prefix_length,
         s,
     );
+    // The wider pass fills a queue as large as the first's, and the two are joined (Lucene's
+    // `DirectSpellChecker`): a term both found is kept once.
     if s.max_edits > 1 && found.len() < inspections {
         let more = similar(
             &terms,
             &query,
             &query_text,
-            inspections - found.len(),
+            inspections,
             docfreq,
             s.max_edits as usize,
             s.prefix_length,
@@ -593,8 +599,10 @@ fn spell(
             freq: c.df,
         })
         .collect();
-    // Lucene's spell checker orders by score, frequency, then term.
-    options.sort_by(|a, b| compare(a, b, false));
+    // The shard keeps its best `num` in the suggestion's own order (OpenSearch hands the spell
+    // checker the `sort` option's comparator), so `sort: frequency` keeps frequent terms a
+    // score order would cut.
+    options.sort_by(|a, b| compare(a, b, s.by_frequency));
     options.truncate(num);
     Ok(options)
 }
@@ -707,5 +715,24 @@ mod tests {
         assert_eq!(ng("bown", "brow"), 0.375);
         assert_eq!(ng("a", "abc"), 0.333_333_34);
         assert_eq!(ng("", ""), 1.0);
+    }
+
+    /// `damerau_levenshtein` scales by the shorter term (OpenSearch 2.19: `netwrk` gave
+    /// `network` 0.8333333 and `networks` 0.6666666), `levenshtein` by the longer.
+    #[test]
+    fn damerau_scales_by_the_shorter_term() {
+        let score = |d, a: &str, b: &str| {
+            let (a, b) = (chars(a), chars(b));
+            distance_score(d, &a, &b, osa(&a, &b))
+        };
+        assert_eq!(score(Distance::Damerau, "netwrk", "network"), 0.833_333_3);
+        assert_eq!(score(Distance::Damerau, "netwrk", "networks"), 0.666_666_6);
+        assert_eq!(score(Distance::Damerau, "fille", "flile"), 0.8);
+        assert_eq!(
+            score(Distance::Levenshtein, "netwrk", "network"),
+            0.857_142_87
+        );
+        assert_eq!(score(Distance::Damerau, "", ""), 1.0);
+        assert_eq!(score(Distance::Damerau, "", "a"), 0.0);
     }
 }
