@@ -48,7 +48,8 @@ struct NodeIdentity {
 
 pub struct Node {
     pub config: NodeConfig,
-    pub node_id: String,
+    /// Shared with every search's shard targets (`_node` of a hit, `node` of a shard failure).
+    pub node_id: Arc<str>,
     pub cluster_uuid: String,
     /// `PUT/GET /_cluster/settings`: the dynamic settings searches read their defaults from.
     pub cluster_settings: crate::metadata::cluster_settings::ClusterSettings,
@@ -130,7 +131,7 @@ impl Node {
             .unwrap_or(2);
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let node = Arc::new(Node {
-            node_id: identity.node_id,
+            node_id: identity.node_id.into(),
             cluster_settings,
             cluster_uuid: identity.cluster_uuid,
             indices: RwLock::new(indices),

@@ -48,7 +48,7 @@ impl Engine {
 
     #[napi(getter)]
     pub fn node_id(&self) -> String {
-        self.node.node_id.clone()
+        self.node.node_id.to_string()
     }
 
     #[napi(getter)]

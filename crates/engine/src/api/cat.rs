@@ -354,7 +354,7 @@ pub fn segments(node: &Node, p: &Params) -> Result<Response> {
                     shard.number.to_string(),
                     "p".to_string(),
                     "127.0.0.1".to_string(),
-                    node.node_id.clone(),
+                    node.node_id.to_string(),
                     seg.name,
                     seg.generation.to_string(),
                     seg.num_docs.to_string(),

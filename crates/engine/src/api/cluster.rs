@@ -169,7 +169,7 @@ pub fn health(node: &Node, p: &Params) -> Result<Response> {
 
 pub fn node_info(node: &Node) -> Result<Response> {
     Ok(Response::ok(&json!({
-        "node_id": node.node_id,
+        "node_id": &*node.node_id,
         "cluster_uuid": node.cluster_uuid,
         "node_name": node.config.node_name,
         "cluster_name": node.config.cluster_name,

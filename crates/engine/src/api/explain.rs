@@ -166,7 +166,7 @@ pub fn explain_hit(
         "_shard".into(),
         Value::from(format!("[{}][{}]", meta.name, t.shard)),
     );
-    hit.insert("_node".into(), Value::from(crate::search::node_id()));
+    hit.insert("_node".into(), Value::from(&*t.node_id));
     hit.insert("_explanation".into(), explanation);
     Ok(())
 }

@@ -111,6 +111,7 @@ pub(crate) fn shard_targets(
             out.push(ShardTarget {
                 service: svc.clone(),
                 shard: n as usize,
+                node_id: node.node_id.clone(),
                 searcher: shards[n as usize].searcher(),
                 boost,
             });
@@ -249,10 +250,8 @@ fn suggestions(
         for t in targets {
             let meta = t.service.meta();
             let cx = crate::query::Context::of(&t.searcher, &meta);
-            per_shard.push(
-                search::suggest::shard(s, &cx)
-                    .map_err(|e| search::all_shards_failed(e, &meta.name, t.shard))?,
-            );
+            per_shard
+                .push(search::suggest::shard(s, &cx).map_err(|e| search::all_shards_failed(e, t))?);
         }
         results.push((s, search::suggest::merge(s, per_shard)));
     }

@@ -57,7 +57,7 @@ pub fn segments(node: &Node, p: &Params) -> Result<Response> {
             shards.insert(
                 shard.number.to_string(),
                 json!([{
-                    "routing": {"state": "STARTED", "primary": true, "node": node.node_id},
+                    "routing": {"state": "STARTED", "primary": true, "node": &*node.node_id},
                     "num_committed_segments": committed,
                     "num_search_segments": segs.len(),
                     "segments": by_name,

@@ -2,22 +2,27 @@
 //! the others' hits) or when it cannot answer (`search_phase_execution_exception`), grouped and
 //! ordered as OpenSearch's `ExceptionsHelper.groupBy` leaves them.
 
+use super::ShardTarget;
 use crate::error::{Error, ErrorKind};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// One shard's failure in a search phase.
 #[derive(Debug, Clone)]
 pub struct ShardFailure {
     pub index: String,
     pub shard: usize,
+    pub node: Arc<str>,
     pub error: Error,
 }
 
 impl ShardFailure {
-    pub fn new(index: &str, shard: usize, error: Error) -> Self {
+    /// `t`'s shard failed with `error`.
+    pub fn new(t: &ShardTarget, error: Error) -> Self {
         ShardFailure {
-            index: index.to_string(),
-            shard,
+            index: t.service.name(),
+            shard: t.shard,
+            node: t.node_id.clone(),
             error,
         }
     }
@@ -26,7 +31,7 @@ impl ShardFailure {
         json!({
             "shard": self.shard,
             "index": self.index,
-            "node": super::node_id(),
+            "node": &*self.node,
             "reason": self.error.to_json(),
         })
     }
@@ -124,13 +129,22 @@ mod tests {
         Error::new(ErrorKind::QueryShard, reason).with("index", index)
     }
 
+    fn failure(index: &str, shard: usize, error: Error) -> ShardFailure {
+        ShardFailure {
+            index: index.into(),
+            shard,
+            node: "n1".into(),
+            error,
+        }
+    }
+
     #[test]
     fn groups_by_index_type_and_reason_in_shard_order() {
         let failures = vec![
-            ShardFailure::new("b", 2, shard_error("b", "x")),
-            ShardFailure::new("b", 0, shard_error("b", "x")),
-            ShardFailure::new("a", 1, shard_error("a", "x")),
-            ShardFailure::new("b", 1, shard_error("b", "y")),
+            failure("b", 2, shard_error("b", "x")),
+            failure("b", 0, shard_error("b", "x")),
+            failure("a", 1, shard_error("a", "x")),
+            failure("b", 1, shard_error("b", "y")),
         ];
         let g: Vec<(String, usize)> = grouped(&failures)
             .into_iter()
@@ -141,14 +155,15 @@ mod tests {
         assert_eq!(h["successful"], 3);
         assert_eq!(h["failed"], 4);
         assert_eq!(h["failures"].as_array().map(Vec::len), Some(3));
+        assert_eq!(h["failures"][0]["node"], "n1");
         assert!(shards_json(2, &[]).get("failures").is_none());
     }
 
     #[test]
     fn phase_failure_status_and_roots() {
         let failures = vec![
-            ShardFailure::new("a", 0, shard_error("a", "x")),
-            ShardFailure::new("b", 0, Error::new(ErrorKind::Search, "boom")),
+            failure("a", 0, shard_error("a", "x")),
+            failure("b", 0, Error::new(ErrorKind::Search, "boom")),
         ];
         let e = phase_failure("query", "all shards failed", &failures);
         assert_eq!(e.status(), 500);

@@ -58,6 +58,8 @@ struct Candidate {
 pub struct ShardTarget {
     pub service: Arc<IndexService>,
     pub shard: usize,
+    /// The id of the node holding the shard (this one).
+    pub node_id: Arc<str>,
     pub searcher: Searcher,
     /// The `indices_boost` of the shard's index.
     pub boost: f32,
@@ -105,12 +107,8 @@ impl PhaseTook {
 }
 
 /// OpenSearch's answer when the only shard a request reached fails in the query phase.
-pub fn all_shards_failed(e: Error, index: &str, shard: usize) -> Error {
-    failures::phase_failure(
-        "query",
-        "all shards failed",
-        &[ShardFailure::new(index, shard, e)],
-    )
+pub fn all_shards_failed(e: Error, t: &ShardTarget) -> Error {
+    failures::phase_failure("query", "all shards failed", &[ShardFailure::new(t, e)])
 }
 
 /// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
@@ -185,10 +183,6 @@ fn terminate_after_cut(
         std::ops::Bound::Included(tantivy::Term::from_field_i64(field, cut)),
     );
     Ok((n, Some(Box::new(range))))
-}
-
-pub fn node_id() -> &'static str {
-    "quarry-node"
 }
 
 /// `ranks`: each shard's place in the tie-break (`shard_order`).
@@ -296,7 +290,7 @@ fn dfs_phase(
             Ok(()) => all.add(stats),
             Err(e) => {
                 failed[si] = true;
-                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+                failures.push(ShardFailure::new(t, e));
             }
         }
     }
@@ -321,7 +315,7 @@ fn can_match_phase(
                 e
             };
             failed[si] = true;
-            failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+            failures.push(ShardFailure::new(t, e));
         }
     }
 }
@@ -547,14 +541,13 @@ fn execute_paged(
         let o = match outcome {
             Ok(o) => o,
             Err(e) => {
-                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+                failures.push(ShardFailure::new(t, e));
                 continue;
             }
         };
         if !req.allow_partial && deadline.as_ref().is_some_and(timeout::Deadline::was_hit) {
             failures.push(ShardFailure::new(
-                &t.service.name(),
-                t.shard,
+                t,
                 Error::new(ErrorKind::QueryPhaseExecution, "Time exceeded"),
             ));
             continue;
@@ -678,10 +671,10 @@ fn fetch_plans(
         let meta = t.service.meta();
         match fetch_fields::ShardFields::resolve(&meta.mapping, &req.fields, &req.docvalue_fields) {
             Ok(p) => plans[si] = p,
-            Err(e) if targets.len() == 1 => return Err(all_shards_failed(e, &meta.name, t.shard)),
+            Err(e) if targets.len() == 1 => return Err(all_shards_failed(e, t)),
             Err(e) => {
                 failed[si] = true;
-                failures.push(ShardFailure::new(&t.service.name(), t.shard, e));
+                failures.push(ShardFailure::new(t, e));
             }
         }
     }
@@ -790,7 +783,7 @@ fn fetch(
         let cx = Context::of(&t.searcher, &meta);
         let highlighted = highlight::ShardHighlighter::new(h, &cx, &req.query)
             .and_then(|hl| hl.hit(&raw_source()))
-            .map_err(|e| all_shards_failed(e, &meta.name, t.shard))?;
+            .map_err(|e| all_shards_failed(e, t))?;
         if let Some(v) = highlighted {
             hit.insert("highlight".into(), v);
         }
