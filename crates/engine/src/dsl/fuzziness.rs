@@ -37,9 +37,9 @@ impl Fuzziness {
         }
         match t.parse::<f32>() {
             Ok(f) if f >= 0.0 => Ok(Fuzziness::Edits((f as u32).min(2) as u8)),
-            _ => Err(Error::illegal_argument(
-                "Invalid fuzziness value: {text}".to_string(),
-            )),
+            _ => Err(Error::illegal_argument(format!(
+                "Invalid fuzziness value: {text}"
+            ))),
         }
     }
 
@@ -74,6 +74,9 @@ mod tests {
         assert_eq!(Fuzziness::parse("auto:2,4").unwrap().edits(3), 1);
         assert_eq!(Fuzziness::parse("5").unwrap(), Fuzziness::Edits(2));
         assert_eq!(Fuzziness::parse("1").unwrap(), Fuzziness::Edits(1));
-        assert!(Fuzziness::parse("x").is_err());
+        assert_eq!(
+            Fuzziness::parse("x").unwrap_err().reason,
+            "Invalid fuzziness value: x"
+        );
     }
 }

@@ -22,10 +22,11 @@ pub enum Leaf {
         text: String,
         slop: Option<u32>,
     },
-    /// `term~` (`None`: the query's `fuzziness`) or `term~N`.
+    /// `term~` (`None`: the query's `fuzziness`) or `term~N`, with the text after the `~` as
+    /// written (OpenSearch parses it as a fuzziness when it builds the query).
     Fuzzy {
         text: String,
-        edits: Option<f32>,
+        fuzziness: Option<String>,
     },
     /// `abc*`: the prefix without its star (escapes removed).
     Prefix(String),
@@ -813,7 +814,7 @@ impl Parser {
                         match fuzzy {
                             Some(f) => Leaf::Fuzzy {
                                 text,
-                                edits: f[1..].parse::<f32>().ok(),
+                                fuzziness: (f.len() > 1).then(|| f[1..].to_string()),
                             },
                             None => Leaf::Text(text),
                         }
@@ -967,7 +968,7 @@ mod tests {
                 Some("t"),
                 Leaf::Fuzzy {
                     text: "quick".into(),
-                    edits: Some(1.0)
+                    fuzziness: Some("1".into())
                 }
             )
         );
@@ -1039,5 +1040,23 @@ mod tests {
         assert!(parse("[a to b]", false).is_err());
         assert!(parse("\"unclosed", false).unwrap_err().lexical);
         assert!(parse("date:2020-01-15T10:00", false).is_err());
+    }
+
+    /// Random strings over the syntax's operators and words parse or fail, never hang or panic.
+    #[test]
+    fn any_operator_soup_ends() {
+        const PIECES: &[&str] = &[
+            "a", "b", "f:", "*", "?", " ", "(", ")", "[", "]", "{", "}", "\"", "~", "~2", "^",
+            "^2", "/", "\\", "+", "-", "!", "&&", "||", "AND", "OR", "NOT", "TO", ">", "<=", "=",
+            ".", "2", "\t",
+        ];
+        let mut rng = crate::util::test_support::Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..20_000 {
+            let len = 1 + rng.below(10) as usize;
+            let q: String = (0..len)
+                .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
+                .collect();
+            let _ = parse(&q, round % 2 == 0);
+        }
     }
 }

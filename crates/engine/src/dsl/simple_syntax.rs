@@ -61,13 +61,17 @@ impl SimpleParser {
 
     fn sub_query(&self, st: &mut State) {
         while st.index < st.end && st.too_deep.get().is_none() {
-            let c = st.data[st.index];
+            let (c, at) = (st.data[st.index], st.index);
             if c == '(' && self.on(PRECEDENCE) {
                 if st.depth == super::MAX_NESTING {
                     st.too_deep.set(Some(st.index));
                     return;
                 }
                 self.consume_sub_query(st);
+            } else if c == ')' && self.on(PRECEDENCE) {
+                // A `)` without its `(` is skipped, as Lucene's SimpleQueryParser skips it (it
+                // ends a token, so left to `consume_token` it would never be consumed).
+                st.index += 1;
             } else if c == '"' && self.on(PHRASE) {
                 self.consume_phrase(st);
             } else if c == '+' && self.on(AND) {
@@ -89,6 +93,11 @@ impl SimpleParser {
             } else {
                 self.consume_token(st);
             }
+            // Each branch consumes at least the character it was chosen for.
+            debug_assert!(
+                st.index > at || st.too_deep.get().is_some(),
+                "stuck at {at}"
+            );
             st.not = 0;
         }
     }
@@ -229,7 +238,7 @@ impl SimpleParser {
             } else {
                 leaf(Leaf::Fuzzy {
                     text,
-                    edits: Some(edits as f32),
+                    fuzziness: Some(edits.to_string()),
                 })
             }
         } else if prefix {
@@ -350,7 +359,7 @@ mod tests {
             p("colr~", false).unwrap(),
             leaf(Leaf::Fuzzy {
                 text: "colr".into(),
-                edits: Some(2.0)
+                fuzziness: Some("2".into())
             })
         );
         assert_eq!(p("colr~0", false).unwrap(), t("colr"));
@@ -367,5 +376,38 @@ mod tests {
             })
         );
         assert_eq!(p("", false), None);
+        assert_eq!(
+            p("game)(", false).unwrap(),
+            t("game"),
+            "a stray `)` is skipped, an unclosed `(` ignored"
+        );
+        assert_eq!(
+            p(") a)) b", false).unwrap(),
+            Node::Bool(vec![(Should, t("a")), (Should, t("b"))])
+        );
+    }
+
+    /// Every string over the operators and a few letters parses to an end (a character no
+    /// branch consumes would loop forever), under every flag set.
+    #[test]
+    fn any_operator_soup_terminates() {
+        let alphabet: Vec<char> = "ab ()\"+|-~*\\ 2\t".chars().collect();
+        let mut rng = crate::util::test_support::Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..20_000 {
+            let len = 1 + rng.below(12) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            let flags = if round % 2 == 0 {
+                ALL
+            } else {
+                rng.below(1024) as u32
+            };
+            let _ = SimpleParser {
+                flags,
+                and_default: round % 3 == 0,
+            }
+            .parse(&text);
+        }
     }
 }

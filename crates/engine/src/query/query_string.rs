@@ -25,6 +25,9 @@ struct Opts<'a> {
     fields: Vec<(String, f32)>,
     /// The default field set is every field (`*`).
     all_fields: bool,
+    /// A term without a field still reads `>x`, `<=x` as one-sided ranges: OpenSearch's parser
+    /// has a default field then (`default_field`, or every field), not a `fields` list.
+    default_ranges: bool,
     lenient: bool,
     and: bool,
     analyzer: Option<&'a str>,
@@ -65,6 +68,51 @@ fn tokens(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String
 }
 
 /// `failed to create query: <reason>` around a build failure that is not one already.
+/// `>x`, `>=x`, `<x`, `<=x` as OpenSearch's `QueryStringQueryParser.getFieldQuery` reads
+/// them: the operator and the bound (`>=` alone is `>` with the bound `=`).
+fn one_sided(t: &str) -> Option<(&'static str, &str)> {
+    let b = t.as_bytes();
+    if b.len() < 2 {
+        return None;
+    }
+    let or_equal = b.len() > 2 && b[1] == b'=';
+    match (b[0], or_equal) {
+        (b'>', true) => Some((">=", &t[2..])),
+        (b'>', false) => Some((">", &t[1..])),
+        (b'<', true) => Some(("<=", &t[2..])),
+        (b'<', false) => Some(("<", &t[1..])),
+        _ => None,
+    }
+}
+
+/// The edit distance of `term~text`, as OpenSearch's `handleBareFuzzy` builds it: `AUTO`
+/// (`AUTO:low,high`) by the term's length, else the text upper-cased and read as a Java float,
+/// truncated and capped at 2 (negative values are refused later, per field).
+fn slop_edits(cx: &Context, text: &str, len: usize) -> Result<i32> {
+    let upper = text.to_uppercase();
+    if upper == "AUTO" || upper.starts_with("AUTO:") {
+        let f = Fuzziness::parse(text).map_err(|e| cx.create_failure(e))?;
+        return Ok(i32::from(f.edits(len)));
+    }
+    // `Float.parseFloat`: digits, a sign, a point, an exponent and a trailing `F` or `D`
+    // (after upper-casing, `Infinity` and `NaN` no longer read as numbers).
+    let number = upper.strip_suffix(['F', 'D']).unwrap_or(&upper);
+    let numeric = !number.is_empty()
+        && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'E'));
+    match number.parse::<f32>() {
+        Ok(f) if numeric => Ok((f as i32).min(2)),
+        _ => {
+            let nfe = Error::new(
+                ErrorKind::NumberFormat,
+                format!("For input string: \"{upper}\""),
+            );
+            Err(cx.create_failure(nfe))
+        }
+    }
+}
+
 fn create_failure(cx: &Context, e: Error) -> Error {
     if e.kind == ErrorKind::QueryShard {
         return e;
@@ -217,11 +265,15 @@ impl Opts<'_> {
         }
     }
 
+    /// The field and the term of a `kind` (`prefix`, `wildcard`, `fuzzy`) query on a text or
+    /// keyword field; other types are refused in OpenSearch's words (only the fuzzy refusal
+    /// comes wrapped as a failure to create the query).
     fn normalized(
         &self,
         cx: &Context,
         name: &str,
         text: &str,
+        kind: &str,
     ) -> Result<(tantivy::schema::Field, String)> {
         let (f, fm) = cx
             .field(name)
@@ -229,10 +281,16 @@ impl Opts<'_> {
         match fm.ty {
             FieldType::Text => Ok((f, text.to_lowercase())),
             FieldType::Keyword => Ok((f, text.to_string())),
-            _ => Err(cx.shard_error(format!(
-                "failed to create query: Can only use {} queries on keyword and text fields - not on [{name}] which is of type [{}]",
-                "wildcard", fm.ty.name()
-            ))),
+            _ => {
+                let refusal = format!(
+                    "Can only use {kind} queries on keyword and text fields - not on [{name}] which is of type [{}]",
+                    fm.ty.name()
+                );
+                Err(match kind {
+                    "fuzzy" => cx.create_failure(Error::illegal_argument(refusal)),
+                    _ => cx.shard_error(refusal),
+                })
+            }
         }
     }
 
@@ -269,20 +327,15 @@ impl Opts<'_> {
         match leaf {
             Leaf::MatchAll => Ok(Some(all(1.0))),
             Leaf::Text(t) | Leaf::Run(t) => {
-                // `field:>x` and friends: one-sided ranges, with an explicit field only.
-                if let (Some(_), Leaf::Text(t)) = (field, leaf) {
-                    let op = ["<=", ">=", "<", ">"]
-                        .into_iter()
-                        .find(|op| t.starts_with(op));
-                    if let Some(op) = op.filter(|op| t.len() > op.len()) {
-                        let v = t[op.len()..].to_string();
-                        return self.per_field(cx, field, |name| match op {
-                            ">=" => self.range_on(cx, name, Some(v.clone()), None, true, true),
-                            ">" => self.range_on(cx, name, Some(v.clone()), None, false, true),
-                            "<=" => self.range_on(cx, name, None, Some(v.clone()), true, true),
-                            _ => self.range_on(cx, name, None, Some(v.clone()), true, false),
-                        });
-                    }
+                // `field:>x` and friends: one-sided ranges, with an explicit or default field.
+                let ranges = field.is_some() || self.default_ranges;
+                if let (true, Leaf::Text(_), Some((op, v))) = (ranges, leaf, one_sided(t)) {
+                    return self.per_field(cx, field, |name| match op {
+                        ">=" => self.range_on(cx, name, Some(v.into()), None, true, true),
+                        ">" => self.range_on(cx, name, Some(v.into()), None, false, true),
+                        "<=" => self.range_on(cx, name, None, Some(v.into()), true, true),
+                        _ => self.range_on(cx, name, None, Some(v.into()), true, false),
+                    });
                 }
                 let phrase = match self.ty {
                     MultiMatchType::Phrase | MultiMatchType::PhrasePrefix => Some(self.phrase_slop),
@@ -296,14 +349,22 @@ impl Opts<'_> {
                     self.text_on(cx, name, text, Some(slop), true)
                 })
             }
-            Leaf::Fuzzy { text, edits } => {
+            Leaf::Fuzzy { text, fuzziness } => {
                 let n = text.chars().count();
-                let edits = match edits {
-                    None => self.fuzziness.edits(n),
-                    Some(e) => (*e as u32).min(2) as u8,
+                let edits = match fuzziness {
+                    None => i32::from(self.fuzziness.edits(n)),
+                    Some(s) => slop_edits(cx, s, n)?,
                 };
                 self.per_field(cx, field, |name| {
-                    let (f, t) = self.normalized(cx, name, text)?;
+                    let edits = u8::try_from(edits)
+                        .ok()
+                        .filter(|&e| e <= 2)
+                        .ok_or_else(|| {
+                            Error::illegal_argument(format!(
+                                "Valid edit distances are [0, 1, 2] but was [{edits}]"
+                            ))
+                        })?;
+                    let (f, t) = self.normalized(cx, name, text, "fuzzy")?;
                     Ok(Some(multi_term::fuzzy(
                         cx,
                         f,
@@ -321,7 +382,7 @@ impl Opts<'_> {
                 })
             }
             Leaf::Prefix(p) => self.per_field(cx, field, |name| {
-                let (f, t) = self.normalized(cx, name, p)?;
+                let (f, t) = self.normalized(cx, name, p, "prefix")?;
                 let q = self.pattern(cx, f, &format!("(?s){}.*", super::regex_escape(&t)))?;
                 Ok(Some(super::label(cx, q, || format!("{name}:{t}*"))))
             }),
@@ -344,13 +405,21 @@ impl Opts<'_> {
                     ));
                 }
                 self.per_field(cx, field, |name| {
-                    let (f, t) = self.normalized(cx, name, w)?;
+                    let (f, t) = self.normalized(cx, name, w, "wildcard")?;
                     let q = self.pattern(cx, f, &multi_term::wildcard_regex(&t))?;
                     Ok(Some(super::label(cx, q, || format!("{name}:{t}"))))
                 })
             }
             Leaf::Regexp(r) => self.per_field(cx, field, |name| {
-                let (f, t) = self.normalized(cx, name, r)?;
+                if cx
+                    .field(name)
+                    .is_some_and(|(_, fm)| !matches!(fm.ty, FieldType::Text | FieldType::Keyword))
+                {
+                    // Lucene's regexp over the field's terms: numbers, dates and the like index
+                    // points, not terms, so nothing matches (OpenSearch refuses nothing here).
+                    return Ok(Some(super::label(cx, none(), || format!("{name}:/{r}/"))));
+                }
+                let (f, t) = self.normalized(cx, name, r, "regexp")?;
                 let q = match multi_term::lucene_regex(&t) {
                     Some(re) => self.pattern(cx, f, &re)?,
                     None => none(),
@@ -547,6 +616,7 @@ pub fn query_string(cx: &Context, q: &QueryStringQuery) -> Result<Q> {
     let (fields, star) = default_fields(cx, q.default_field.as_deref(), &q.fields);
     let opts = Opts {
         name: "query_string",
+        default_ranges: q.default_field.is_some() || q.fields.is_empty(),
         all_fields: star,
         lenient: q.lenient.unwrap_or(star),
         fields,
@@ -625,6 +695,7 @@ pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q
     let (fields, star) = default_fields(cx, None, &q.fields);
     let opts = Opts {
         name: "simple_query_string",
+        default_ranges: false,
         all_fields: star,
         lenient: q.lenient.unwrap_or(star),
         fields,
