@@ -261,7 +261,7 @@ impl Error {
 
     /// Plain Java exceptions, which OpenSearch never reports as a root cause when an OpenSearch
     /// exception wraps them (the HTTP layer's renderer applies the same rule).
-    fn is_java_exception(&self) -> bool {
+    pub fn is_java_exception(&self) -> bool {
         matches!(
             self.kind,
             ErrorKind::IllegalArgument

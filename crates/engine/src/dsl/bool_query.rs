@@ -49,12 +49,18 @@ pub fn parse(body: &Node) -> Result<Query> {
         };
         let wrap = |e: crate::error::Error| {
             let pos = error_pos(&e).unwrap_or(v.pos);
-            let mut root = e.root_cause().to_json();
+            let out = x_content(format!("[bool] failed to parse field [{k}]"), pos);
+            // The root cause is the clause's own OpenSearch exception; a plain Java one (an
+            // illegal argument) leaves the wrapper as the root, as OpenSearch guesses it.
+            let inner = e.root_cause();
+            if inner.is_java_exception() {
+                return out.caused_by(e);
+            }
+            let mut root = inner.to_json();
             if let serde_json::Value::Object(m) = &mut root {
                 m.remove("caused_by");
             }
-            x_content(format!("[bool] failed to parse field [{k}]"), pos)
-                .with("root_cause", serde_json::Value::Array(vec![root]))
+            out.with("root_cause", serde_json::Value::Array(vec![root]))
                 .caused_by(e)
         };
         match &v.v {

@@ -2,7 +2,7 @@
 //! negative query matches too.
 
 use super::json::Node;
-use super::{error_pos, float, parse_query, parsing, x_content, Query, DEFAULT_BOOST};
+use super::{float, parse_query, parsing, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -10,12 +10,8 @@ pub fn parse(body: &Node) -> Result<Query> {
     let mut negative_boost = -1.0;
     let (mut positive, mut negative) = (None, None);
     for (k, kpos, v) in body.as_obj().unwrap_or_default() {
-        let sub = || {
-            parse_query(v).map_err(|e| {
-                let pos = error_pos(&e).unwrap_or(v.pos);
-                x_content(format!("[boosting] failed to parse field [{k}]"), pos).caused_by(e)
-            })
-        };
+        // Parsed by hand in OpenSearch: a clause's error comes through as it is.
+        let sub = || parse_query(v);
         match k.as_str() {
             "positive" => positive = Some(sub()?),
             "negative" => negative = Some(sub()?),

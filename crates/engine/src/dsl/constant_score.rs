@@ -1,7 +1,7 @@
 //! `constant_score`: a filter whose matches all score `boost`.
 
 use super::json::Node;
-use super::{error_pos, float, parse_query, parsing, x_content, Query, DEFAULT_BOOST};
+use super::{float, parse_query, parsing, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -9,13 +9,8 @@ pub fn parse(body: &Node) -> Result<Query> {
     let mut filter = None;
     for (k, kpos, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
-            "filter" => {
-                filter = Some(parse_query(v).map_err(|e| {
-                    let pos = error_pos(&e).unwrap_or(v.pos);
-                    x_content(format!("[constant_score] failed to parse field [{k}]"), pos)
-                        .caused_by(e)
-                })?)
-            }
+            // Parsed by hand in OpenSearch: the filter's error comes through as it is.
+            "filter" => filter = Some(parse_query(v)?),
             "boost" => boost = float("constant_score", k, v)?,
             "_name" => {}
             _ => {

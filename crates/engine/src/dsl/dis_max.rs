@@ -1,7 +1,7 @@
 //! `dis_max`: the best clause's score plus `tie_breaker` times the others'.
 
 use super::json::{Node, J};
-use super::{error_pos, float, parse_query, parsing, x_content, Query, DEFAULT_BOOST};
+use super::{float, parse_query, parsing, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -12,17 +12,15 @@ pub fn parse(body: &Node) -> Result<Query> {
     for (k, kpos, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
             "queries" => {
-                let wrap = |e: crate::error::Error| {
-                    let pos = error_pos(&e).unwrap_or(v.pos);
-                    x_content(format!("[dis_max] failed to parse field [{k}]"), pos).caused_by(e)
-                };
+                // OpenSearch parses the clauses by hand, so their errors come through as they
+                // are (no `failed to parse field` around them, as `bool`'s object parser adds).
                 match &v.v {
                     J::Arr(items) => {
                         for it in items {
-                            queries.push(parse_query(it).map_err(wrap)?);
+                            queries.push(parse_query(it)?);
                         }
                     }
-                    _ => queries.push(parse_query(v).map_err(wrap)?),
+                    _ => queries.push(parse_query(v)?),
                 }
             }
             "tie_breaker" => tie_breaker = float("dis_max", k, v)?,

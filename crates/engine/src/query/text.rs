@@ -66,6 +66,19 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
         return Ok(none());
     };
     let text = super::values::text_of(p.query);
+    let fuzzy = p.fuzzy.is_some_and(|m| m.fuzziness.is_some());
+    if fuzzy && !matches!(fm.ty, FieldType::Text | FieldType::Keyword) {
+        // OpenSearch asks the field for a fuzzy query, which only terms support (whatever the
+        // distance, 0 included).
+        if p.lenient {
+            return Ok(none());
+        }
+        return Err(cx.create_failure(Error::illegal_argument(format!(
+            "Can only use fuzzy queries on keyword and text fields - not on [{}] which is of type [{}]",
+            p.field,
+            fm.ty.name()
+        ))));
+    }
     match fm.ty {
         FieldType::Text => {
             let analyzer = p.analyzer.unwrap_or(&fm.search_analyzer);
