@@ -57,6 +57,16 @@ pub struct Context<'a> {
     pub parsed: bool,
 }
 
+/// `minimum_should_match` of `n` optional clauses (0 without one), a malformed spec refused as
+/// OpenSearch refuses it when it creates the query.
+pub(crate) fn min_should(
+    cx: &Context,
+    spec: Option<&dsl::MinimumShouldMatch>,
+    n: usize,
+) -> Result<usize> {
+    spec.map_or(Ok(0), |m| m.resolve(n).map_err(|e| cx.create_failure(e)))
+}
+
 impl<'a> Context<'a> {
     /// The context of one of the index's shards.
     pub fn of(searcher: &'a Searcher, meta: &'a crate::index::index_service::IndexMeta) -> Self {
@@ -107,6 +117,9 @@ impl<'a> Context<'a> {
     /// How the shard reports `cause` thrown while it builds the query:
     /// `failed to create query: <reason>`, caused by it.
     pub fn create_failure(&self, cause: Error) -> Error {
+        if cause.kind == ErrorKind::QueryShard {
+            return cause;
+        }
         self.shard_error(format!("failed to create query: {}", cause.reason))
             .caused_by(cause)
     }
@@ -723,7 +736,7 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     }
     let required = !b.must.is_empty() || !b.filter.is_empty();
     let msm = match &b.minimum_should_match {
-        Some(m) => m.resolve(b.should.len())?,
+        Some(m) => min_should(cx, Some(m), b.should.len())?,
         None if !required && !b.should.is_empty() => 1,
         None => 0,
     };

@@ -545,10 +545,7 @@ impl Opts<'_> {
         }
         let shoulds = clauses.iter().filter(|(o, _)| *o == Occur::Should).count();
         let required = clauses.iter().any(|(o, _)| *o == Occur::Must);
-        let min = match msm {
-            Some(m) => m.resolve(shoulds)?,
-            None => 0,
-        };
+        let min = super::min_should(cx, msm, shoulds)?;
         if clauses.len() == 1 && min == 0 && clauses[0].0 != Occur::MustNot {
             return Ok(clauses.pop().map(|(_, q)| q));
         }

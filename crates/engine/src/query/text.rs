@@ -139,27 +139,25 @@ fn terms_query(cx: &Context, f: Field, tokens: Vec<(usize, String)>, p: &TextPar
     if let Some(cutoff) = p.cutoff.filter(|_| !fuzzy) {
         return common_terms(cx, f, &tokens, leaves, cutoff, p);
     }
-    Ok(terms_combined(leaves, p))
+    terms_combined(cx, leaves, p)
 }
 
 /// The terms' queries under the match's operator and `minimum_should_match`.
-fn terms_combined(leaves: Vec<Q>, p: &TextParams) -> Q {
+fn terms_combined(cx: &Context, leaves: Vec<Q>, p: &TextParams) -> Result<Q> {
     let n = leaves.len();
-    match p.operator {
+    Ok(match p.operator {
         Operator::And => Box::new(BooleanQuery::new(
             leaves.into_iter().map(|q| (Occur::Must, q)).collect(),
         )),
         Operator::Or => {
-            let msm = p
-                .msm
-                .map(|m| m.resolve(n))
-                .transpose()
-                .unwrap_or(None)
-                .unwrap_or(0);
+            let msm = super::min_should(cx, p.msm, n)?;
+            if msm > n {
+                return Ok(none());
+            }
             // Lucene's disjunction: summed in double, pruned for top-k (block_max).
             Box::new(SumQuery::with_minimum(leaves, msm.max(1)))
         }
-    }
+    })
 }
 
 /// `cutoff_frequency`, as OpenSearch's `ExtendedCommonTermsQuery` builds it: terms in more
@@ -199,11 +197,11 @@ fn common_terms(
         (true, _) => Box::new(BooleanQuery::new(
             high.into_iter().map(|q| (Occur::Must, q)).collect(),
         )),
-        (false, true) => terms_combined(low, p),
+        (false, true) => terms_combined(cx, low, p)?,
         (false, false) => {
             let low = match low.len() {
                 1 => low.pop().expect("one low term"),
-                _ => terms_combined(low, p),
+                _ => terms_combined(cx, low, p)?,
             };
             let high: Q = match high.len() {
                 1 => high.pop().expect("one high term"),
@@ -250,11 +248,11 @@ fn fuzzy_disjunction(
     let Some(m) = p.fuzzy.filter(|m| m.fuzziness.is_some()) else {
         return Ok(None);
     };
-    let msm = match p.msm {
-        Some(x) => x.resolve(tokens.len())?,
-        None => 0,
-    };
-    if tokens.len() < 2 || p.operator != Operator::Or || msm > 1 {
+    if tokens.len() < 2 || p.operator != Operator::Or {
+        return Ok(None);
+    }
+    let msm = super::min_should(cx, p.msm, tokens.len())?;
+    if msm > 1 {
         return Ok(None);
     }
     let rewrite = p.rewrite;
@@ -395,8 +393,10 @@ pub fn match_bool_prefix(cx: &Context, m: &MatchQuery) -> Result<Q> {
                 leaves.into_iter().map(|q| (Occur::Must, q)).collect(),
             )),
             Operator::Or => {
-                let msm = p.msm.map(|x| x.resolve(n)).transpose()?.unwrap_or(0);
-                if msm > 1 {
+                let msm = super::min_should(cx, p.msm, n)?;
+                if msm > n {
+                    none()
+                } else if msm > 1 {
                     let clauses = leaves.into_iter().map(|q| (Occur::Should, q)).collect();
                     Box::new(BooleanQuery::with_minimum_required_clauses(clauses, msm))
                 } else {
@@ -796,12 +796,7 @@ fn cross_fields(
                 }
             }
             Operator::Or => {
-                let msm = m
-                    .minimum_should_match
-                    .as_ref()
-                    .map(|x| x.resolve(n))
-                    .transpose()?
-                    .unwrap_or(0);
+                let msm = super::min_should(cx, m.minimum_should_match.as_ref(), n)?;
                 if msm > n {
                     none()
                 } else {
