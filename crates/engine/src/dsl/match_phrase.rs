@@ -58,7 +58,9 @@ pub fn parse(body: &Node) -> Result<Query> {
                 }
             }
             if q.query.is_null() {
-                return Err(Error::illegal_argument("No text specified for text query"));
+                return Err(Error::illegal_argument(
+                    "[match_phrase] requires query value",
+                ));
             }
         }
         _ => q.query = v.to_value(),

@@ -149,7 +149,12 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                 }
             }
             if q.query.is_null() {
-                return Err(Error::illegal_argument("No text specified for text query"));
+                // `match` checks once its body ends (a parsing error there); the others as
+                // their builder is made.
+                return Err(match name {
+                    "match" => parsing("No text specified for text query", body.end),
+                    _ => Error::illegal_argument(format!("[{name}] requires query value")),
+                });
             }
         }
         J::Arr(_) => {
