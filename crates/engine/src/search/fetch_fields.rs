@@ -89,7 +89,8 @@ pub struct ShardFields {
 
 impl ShardFields {
     /// Fails as OpenSearch's shard does when it builds the fetch: a `docvalue_fields` metadata
-    /// field without field data, or a `format` on a metadata field.
+    /// field without field data, a `format` on a metadata field, or a `fields` format on
+    /// anything but a date.
     pub fn resolve(
         mapping: &Mapping,
         fields: &[FieldAndFormat],
@@ -111,10 +112,20 @@ impl ShardFields {
                 _ => {}
             }
         }
-        Ok(ShardFields {
-            fields: expand(mapping, fields),
-            docvalue,
-        })
+        let fields = expand(mapping, fields);
+        for (path, format) in &fields {
+            // The `fields` option formats dates only; other field types refuse a format.
+            match mapping.field(path) {
+                Some(fm) if format.is_some() && fm.ty != FieldType::Date => {
+                    return Err(Error::illegal_argument(format!(
+                        "Field [{path}] of type [{}] doesn't support formats.",
+                        fm.ty.name()
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(ShardFields { fields, docvalue })
     }
 }
 

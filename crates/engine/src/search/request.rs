@@ -76,7 +76,13 @@ pub struct FieldAndFormat {
 fn field_list(key: &str, v: &Node) -> Result<Vec<FieldAndFormat>> {
     let items: Vec<&Node> = match &v.v {
         J::Arr(items) => items.iter().collect(),
-        _ => vec![v],
+        // Only a list is read there; anything else is a key the search source parser lacks.
+        _ => {
+            return Err(parsing(
+                format!("Unknown key for a {} in [{key}].", v.token()),
+                v.pos,
+            ))
+        }
     };
     let mut out = Vec::new();
     for it in items {
@@ -188,11 +194,12 @@ fn track_flag(v: &str) -> Option<TrackTotalHits> {
     }
 }
 
-/// `track_total_hits` as a count: the largest int counts exactly.
+/// `track_total_hits` as a count: the largest int counts exactly, -1 not at all.
 fn track_count(i: i64) -> Result<TrackTotalHits> {
     match i {
         i if i == i64::from(i32::MAX) => Ok(TrackTotalHits::Exact),
         i if i >= 0 => Ok(TrackTotalHits::UpTo(i as u64)),
+        -1 => Ok(TrackTotalHits::Off),
         i => Err(Error::illegal_argument(format!(
             "[track_total_hits] parameter must be positive or equals to -1, got {i}"
         ))),

@@ -86,12 +86,37 @@ impl SortSpec {
     }
 }
 
-fn order(s: &str, pos: crate::dsl::json::Pos) -> Result<bool> {
-    match s.to_ascii_lowercase().as_str() {
-        "asc" => Ok(true),
-        "desc" => Ok(false),
-        _ => Err(parsing("[sort] failed to parse field [order]", pos)
-            .caused_by(Error::illegal_argument(format!("Unknown SortOrder [{s}]")))),
+/// `asc` or `desc` in any case, as Java's `SortOrder.valueOf` of the upper-cased text reads it.
+fn order(s: &str) -> Result<bool> {
+    match s.to_uppercase().as_str() {
+        "ASC" => Ok(true),
+        "DESC" => Ok(false),
+        upper => Err(Error::illegal_argument(format!(
+            "No enum constant org.opensearch.search.sort.SortOrder.{upper}"
+        ))),
+    }
+}
+
+/// The `order` option of a sort's object form: its object parser (`_score`'s own, else
+/// `field_sort`) takes a string and wraps what `order` refuses.
+fn order_option(name: &str, x: &Node) -> Result<bool> {
+    let parser = if name == "_score" {
+        "_score"
+    } else {
+        "field_sort"
+    };
+    match &x.v {
+        J::Str(s) => order(s).map_err(|e| {
+            crate::dsl::x_content(format!("[{parser}] failed to parse field [order]"), x.pos)
+                .caused_by(e)
+        }),
+        _ => Err(crate::dsl::x_content(
+            format!(
+                "[{parser}] order doesn't support values of type: {}",
+                x.token()
+            ),
+            x.pos,
+        )),
     }
 }
 
@@ -102,13 +127,11 @@ fn one(node: &Node, out: &mut Vec<SortSpec>) -> Result<()> {
             for (name, _, v) in entries {
                 let mut spec = SortSpec::new(name);
                 match &v.v {
-                    J::Str(s) => spec.ascending = order(s, v.pos)?,
+                    J::Str(s) => spec.ascending = order(s)?,
                     J::Obj(opts) => {
                         for (k, _, x) in opts {
                             match k.as_str() {
-                                "order" => {
-                                    spec.ascending = order(&x.text().unwrap_or_default(), x.pos)?
-                                }
+                                "order" => spec.ascending = order_option(name, x)?,
                                 "missing" => {
                                     spec.missing = match x.text().as_deref() {
                                         Some("_last") => Missing::Last,
