@@ -9,6 +9,9 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED};
 pub struct MinScoreQuery {
     pub inner: Box<dyn Query>,
     pub min: f32,
+    /// What the collector multiplies scores by (the index's `indices_boost`): `min` holds for
+    /// the score a hit shows, as OpenSearch boosts the query before its minimum-score collector.
+    pub scale: f32,
 }
 
 impl Clone for MinScoreQuery {
@@ -16,6 +19,7 @@ impl Clone for MinScoreQuery {
         MinScoreQuery {
             inner: self.inner.box_clone(),
             min: self.min,
+            scale: self.scale,
         }
     }
 }
@@ -32,6 +36,7 @@ impl Query for MinScoreQuery {
         Ok(Box::new(MinScoreWeight {
             inner: self.inner.weight(scoring)?,
             min: self.min,
+            scale: self.scale,
         }))
     }
 
@@ -43,6 +48,7 @@ impl Query for MinScoreQuery {
 struct MinScoreWeight {
     inner: Box<dyn Weight>,
     min: f32,
+    scale: f32,
 }
 
 impl Weight for MinScoreWeight {
@@ -50,6 +56,7 @@ impl Weight for MinScoreWeight {
         let mut s = MinScoreScorer {
             inner: self.inner.scorer(reader, boost)?,
             min: self.min,
+            scale: self.scale,
             score: 0.0,
         };
         s.settle();
@@ -64,6 +71,7 @@ impl Weight for MinScoreWeight {
 struct MinScoreScorer {
     inner: Box<dyn Scorer>,
     min: f32,
+    scale: f32,
     score: f32,
 }
 
@@ -76,7 +84,7 @@ impl MinScoreScorer {
                 return d;
             }
             let s = self.inner.score();
-            if s >= self.min {
+            if s * self.scale >= self.min {
                 self.score = s;
                 return d;
             }

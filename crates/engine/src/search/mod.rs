@@ -112,8 +112,9 @@ pub fn all_shards_failed(e: Error, t: &ShardTarget) -> Error {
 }
 
 /// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
-/// aggregations see the difference yet), `min_score` around both.
-fn request_query(req: &SearchRequest, cx: &Context) -> Result<query::Q> {
+/// aggregations see the difference yet), `min_score` around both, held to the score after the
+/// index's `boost`.
+fn request_query(req: &SearchRequest, cx: &Context, boost: f32) -> Result<query::Q> {
     let mut q = query::build(&req.query, cx)?;
     if let Some(pf) = &req.post_filter {
         let filter = query::build(pf, cx)?;
@@ -128,7 +129,11 @@ fn request_query(req: &SearchRequest, cx: &Context) -> Result<query::Q> {
         q = Box::new(b);
     }
     if let Some(min) = req.min_score {
-        q = Box::new(query::wrappers::MinScoreQuery { inner: q, min });
+        q = Box::new(query::wrappers::MinScoreQuery {
+            inner: q,
+            min,
+            scale: boost,
+        });
     }
     Ok(q)
 }
@@ -254,7 +259,7 @@ fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
     crate::query::function_score::set_shard(t.shard);
-    let q = request_query(req, &cx)?;
+    let q = request_query(req, &cx, t.boost)?;
     check_search_after(req)?;
     let max_window = meta.settings.max_result_window as usize;
     let window = req.from + req.size;

@@ -129,7 +129,14 @@ fn one(node: &Node, out: &mut Vec<SortSpec>) -> Result<()> {
                 match &v.v {
                     J::Str(s) => spec.ascending = order(s)?,
                     J::Obj(opts) => {
-                        for (k, _, x) in opts {
+                        for (k, kpos, x) in opts {
+                            if name == "_score" && k != "order" {
+                                // `_score`'s own object parser knows only the order.
+                                return Err(crate::dsl::x_content(
+                                    format!("[_score] unknown field [{k}]"),
+                                    *kpos,
+                                ));
+                            }
                             match k.as_str() {
                                 "order" => spec.ascending = order_option(name, x)?,
                                 "missing" => {
