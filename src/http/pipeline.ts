@@ -79,8 +79,20 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, e
   reply.send(request.method === 'HEAD' ? undefined : body);
 }
 
+/** What a request may carry: the spec's parameters, less those whose trigger it lacks. */
+function acceptedFor(spec: ActionSpec, always: ReadonlySet<string>, query: Record<string, string>): ReadonlySet<string> {
+  const withs = spec.paramsWith;
+  if (withs === undefined) return always;
+  const out = new Set(always);
+  for (const trigger in withs) {
+    if (query[trigger] !== undefined) for (const p of withs[trigger] ?? []) out.add(p);
+  }
+  return out;
+}
+
 export function registerAction(app: FastifyInstance, node: NodeContext, spec: ActionSpec): void {
-  const accepted = new Set<string>([...spec.params, ...UNIVERSAL]);
+  const conditional = new Set(Object.values(spec.paramsWith ?? {}).flat());
+  const accepted = new Set<string>([...spec.params, ...UNIVERSAL].filter((p) => !conditional.has(p)));
   const engineAction = spec.engineAction ?? spec.action;
   const limit = node.config.http.maxContentLength;
 
@@ -95,9 +107,10 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
       pretty = query.pretty !== undefined ? parseBoolParam('pretty', query.pretty) : spec.prettyByDefault === true;
       // 1. parse
+      const allowed = acceptedFor(spec, accepted, query);
       for (const k in query) {
-        if (!accepted.has(k)) {
-          throw unrecognizedParameters(pathOf(request), Object.keys(query).filter((q) => !accepted.has(q)), [...accepted]);
+        if (!allowed.has(k)) {
+          throw unrecognizedParameters(pathOf(request), Object.keys(query).filter((q) => !allowed.has(q)), [...allowed]);
         }
       }
       const params: EngineParams = {};

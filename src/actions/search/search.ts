@@ -3,6 +3,12 @@ import { route, type ActionSpec } from '../../http/action';
 export const searchSearch: ActionSpec = {
   action: 'indices:data/read/search',
   routes: [route('GET', '/_search'), route('POST', '/_search'), route('GET', '/:index/_search'), route('POST', '/:index/_search')],
+  // As RestSearchAction reads them: the query string's options under `q`, the term
+  // suggester's under `suggest_field`.
+  paramsWith: {
+    q: ['analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient'],
+    suggest_field: ['suggest_mode', 'suggest_size', 'suggest_text'],
+  },
   params: [
     'allow_no_indices',
     'allow_partial_search_results',

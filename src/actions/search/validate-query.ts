@@ -9,5 +9,6 @@ export const searchValidateQuery: ActionSpec = {
     route('GET', '/:index/_validate/query'),
     route('POST', '/:index/_validate/query'),
   ],
+  paramsWith: { q: ['analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient'] },
   params: ['all_shards', 'allow_no_indices', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'expand_wildcards', 'explain', 'ignore_unavailable', 'lenient', 'q', 'rewrite'],
 };
