@@ -217,6 +217,13 @@ impl Error {
         Error::new(ErrorKind::IllegalArgument, reason)
     }
 
+    /// A text field asked for per-document values (sorting, scripts, `docvalue_fields`).
+    pub fn text_fielddata(field: &str) -> Self {
+        Error::illegal_argument(format!(
+            "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
+        ))
+    }
+
     pub fn internal(reason: impl Into<String>) -> Self {
         Error::new(ErrorKind::Internal, reason)
     }

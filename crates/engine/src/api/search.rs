@@ -277,15 +277,21 @@ fn render_with(
     suggest: Option<Value>,
 ) -> Response {
     let mut hits = Map::new();
-    if let Some((value, relation)) = result.total {
-        if req.rest_total_hits_as_int {
+    match result.total {
+        Some((value, _)) if req.rest_total_hits_as_int => {
             hits.insert("total".into(), Value::from(value));
-        } else {
+        }
+        Some((value, relation)) => {
             hits.insert(
                 "total".into(),
                 json!({"value": value, "relation": relation}),
             );
         }
+        // The integer form says "not counted" as -1.
+        None if req.rest_total_hits_as_int => {
+            hits.insert("total".into(), Value::from(-1));
+        }
+        None => {}
     }
     hits.insert(
         "max_score".into(),

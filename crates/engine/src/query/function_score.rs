@@ -355,12 +355,6 @@ fn create_failure(cx: &Context, e: Error) -> Error {
     cx.create_failure(e)
 }
 
-fn text_fielddata_error(field: &str) -> Error {
-    Error::illegal_argument(format!(
-        "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
-    ))
-}
-
 fn not_numeric_fielddata() -> Error {
     Error::new(
         ErrorKind::ClassCast,
@@ -432,7 +426,7 @@ fn function(cx: &Context, f: &FilterFunction) -> Result<Function> {
                     None
                 }
                 Some(fm) => match fm.ty {
-                    FieldType::Text => return Err(text_fielddata_error(field)),
+                    FieldType::Text => return Err(Error::text_fielddata(field)),
                     ty => Some(num_kind(ty).ok_or_else(not_numeric_fielddata)?),
                 },
             };
@@ -512,7 +506,7 @@ fn random(cx: &Context, seed: Option<i32>, field: Option<&str>) -> Result<Kind> 
                 )))
             }
             Some(fm) => match fm.ty {
-                FieldType::Text => return Err(text_fielddata_error(f)),
+                FieldType::Text => return Err(Error::text_fielddata(f)),
                 FieldType::Keyword => (RandomSource::Keyword(f.into()), f.into()),
                 ty => match num_kind(ty) {
                     Some(k) => (RandomSource::Numeric(f.into(), k), f.into()),

@@ -74,10 +74,7 @@ pub fn build_terms_set(cx: &Context, ts: &Ast) -> Result<Q> {
                 | FieldType::HalfFloat
                 | FieldType::ScaledFloat => MinColumn::F64,
                 FieldType::Text => {
-                    let e = Error::illegal_argument(format!(
-                        "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{f}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
-                    ));
-                    return Err(cx.create_failure(e));
+                    return Err(cx.create_failure(Error::text_fielddata(f)));
                 }
                 _ => {
                     let e = Error::new(

@@ -89,8 +89,8 @@ pub struct ShardFields {
 
 impl ShardFields {
     /// Fails as OpenSearch's shard does when it builds the fetch: a `docvalue_fields` metadata
-    /// field without field data, a `format` on a metadata field, or a `fields` format on
-    /// anything but a date.
+    /// field or text field without field data, a `format` on a metadata field, or a `fields`
+    /// format on anything but a date.
     pub fn resolve(
         mapping: &Mapping,
         fields: &[FieldAndFormat],
@@ -108,6 +108,12 @@ impl ShardFields {
                     return Err(Error::illegal_argument(format!(
                         "Field [{path}] of type [{path}] does not support custom formats"
                     )))
+                }
+                None if mapping
+                    .field(path)
+                    .is_some_and(|fm| fm.ty == FieldType::Text) =>
+                {
+                    return Err(Error::text_fielddata(path))
                 }
                 _ => {}
             }

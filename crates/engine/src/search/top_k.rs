@@ -274,9 +274,7 @@ fn levels<'a>(specs: &'a [SortSpec], mapping: &Mapping) -> Result<Vec<Level<'a>>
                             Some(_) => f.clone(),
                             None => "__anonymous_text".to_string(),
                         };
-                        return Err(Error::illegal_argument(format!(
-                            "Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{name}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."
-                        )));
+                        return Err(Error::text_fielddata(&name));
                     }
                     let numeric = num_type(fm.ty);
                     if numeric.is_none()
