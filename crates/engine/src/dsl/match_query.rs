@@ -100,6 +100,10 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
             q.boost = float(name, k, x)?;
         }
     }
+    // What only a negative boost's refusal quotes (OpenSearch prints the builder).
+    let mut fuzziness_text: Option<String> = None;
+    let mut query_name: Option<String> = None;
+    let mut synonyms_phrase = true;
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {
@@ -128,8 +132,9 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                     "lenient" => q.lenient = boolean(name, k, x)?,
                     "boost" => q.boost = float(name, k, x)?,
                     "fuzziness" => {
-                        q.fuzziness =
-                            Some(super::fuzziness::Fuzziness::parse(&string(name, k, x)?)?)
+                        let text = string(name, k, x)?;
+                        q.fuzziness = Some(super::fuzziness::Fuzziness::parse(&text)?);
+                        fuzziness_text = Some(text.to_uppercase());
                     }
                     "prefix_length" => q.prefix_length = super::int(name, k, x)?.max(0) as usize,
                     "max_expansions" => {
@@ -144,7 +149,8 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                     "fuzzy_transpositions" => q.fuzzy_transpositions = boolean(name, k, x)?,
                     "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
                     "cutoff_frequency" => q.cutoff_frequency = Some(float(name, k, x)?),
-                    "auto_generate_synonyms_phrase_query" | "_name" => {}
+                    "auto_generate_synonyms_phrase_query" => synonyms_phrase = boolean(name, k, x)?,
+                    "_name" => query_name = x.text(),
                     _ => return Err(unsupported(name, k, x.pos)),
                 }
             }
@@ -165,7 +171,63 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
         }
         _ => q.query = v.to_value(),
     }
+    if name == "match" {
+        super::negative_boost::check(q.boost, || {
+            builder_json(&q, fuzziness_text, synonyms_phrase, query_name)
+        })?;
+    }
     Ok(q)
+}
+
+/// `MatchQueryBuilder` as its `toString` prints it once parsed, boost not yet set.
+fn builder_json(
+    q: &MatchQuery,
+    fuzziness: Option<String>,
+    synonyms_phrase: bool,
+    query_name: Option<String>,
+) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("query".into(), q.query.clone());
+    let operator = match q.operator {
+        Operator::And => "AND",
+        Operator::Or => "OR",
+    };
+    m.insert("operator".into(), operator.into());
+    if let Some(a) = &q.analyzer {
+        m.insert("analyzer".into(), a.clone().into());
+    }
+    if let Some(f) = fuzziness {
+        m.insert("fuzziness".into(), f.into());
+    }
+    m.insert("prefix_length".into(), q.prefix_length.into());
+    m.insert("max_expansions".into(), q.max_expansions.into());
+    if let Some(msm) = &q.minimum_should_match {
+        m.insert("minimum_should_match".into(), msm.0.clone().into());
+    }
+    if let Some(r) = &q.fuzzy_rewrite {
+        m.insert("fuzzy_rewrite".into(), r.clone().into());
+    }
+    m.insert("fuzzy_transpositions".into(), q.fuzzy_transpositions.into());
+    m.insert("lenient".into(), q.lenient.into());
+    let zero = match q.zero_terms_query {
+        ZeroTerms::None => "NONE",
+        ZeroTerms::All => "ALL",
+    };
+    m.insert("zero_terms_query".into(), zero.into());
+    if let Some(c) = q.cutoff_frequency {
+        // A Java float prints its shortest form.
+        let shortest: f64 = c.to_string().parse().unwrap_or(f64::from(c));
+        m.insert("cutoff_frequency".into(), shortest.into());
+    }
+    m.insert(
+        "auto_generate_synonyms_phrase_query".into(),
+        synonyms_phrase.into(),
+    );
+    m.insert("boost".into(), 1.0.into());
+    if let Some(n) = query_name {
+        m.insert("_name".into(), n.into());
+    }
+    serde_json::json!({"match": {q.field.as_str(): Value::Object(m)}})
 }
 
 #[cfg(test)]
