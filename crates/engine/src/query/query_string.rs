@@ -68,6 +68,21 @@ fn tokens(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String
 }
 
 /// `failed to create query: <reason>` around a build failure that is not one already.
+/// `pattern` lower-cased except for escaped characters, which keep their backslash and case.
+fn lowercase_unescaped(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.push(c);
+            out.extend(chars.next());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
 /// `>x`, `>=x`, `<x`, `<=x` as OpenSearch's `QueryStringQueryParser.getFieldQuery` reads
 /// them: the operator and the bound (`>=` alone is `>` with the bound `=`).
 fn one_sided(t: &str) -> Option<(&'static str, &str)> {
@@ -279,6 +294,9 @@ impl Opts<'_> {
             .field(name)
             .ok_or_else(|| Error::illegal_argument(format!("unmapped field [{name}]")))?;
         match fm.ty {
+            // A wildcard pattern keeps its escapes, and the escaped characters as written
+            // (Lucene's `analyzeWildcard` normalizes only the runs between them).
+            FieldType::Text if kind == "wildcard" => Ok((f, lowercase_unescaped(text))),
             FieldType::Text => Ok((f, text.to_lowercase())),
             FieldType::Keyword => Ok((f, text.to_string())),
             _ => {
