@@ -23,6 +23,8 @@ pub enum ErrorKind {
     Parse,
     /// Lucene's `ParseException` (query_string syntax): the same name, but a Java exception.
     LuceneParse,
+    /// Lucene's query parser lexer (`TokenMgrError`): an unterminated quote, regexp or escape.
+    TokenMgr,
     XContentParse,
     Parsing,
     NamedObjectNotFound,
@@ -79,6 +81,7 @@ impl ErrorKind {
             VersionConflict => ("version_conflict_engine_exception", 409),
             DocumentMissing => ("document_missing_exception", 404),
             Parse | LuceneParse => ("parse_exception", 400),
+            TokenMgr => ("token_mgr_error", 400),
             XContentParse => ("x_content_parse_exception", 400),
             Parsing => ("parsing_exception", 400),
             NamedObjectNotFound => ("named_object_not_found_exception", 400),
@@ -133,6 +136,7 @@ impl ErrorKind {
             DocumentMissing => "org.opensearch.index.engine.DocumentMissingException",
             Parse => "org.opensearch.OpenSearchParseException",
             LuceneParse => "org.apache.lucene.queryparser.classic.ParseException",
+            TokenMgr => "org.apache.lucene.queryparser.classic.TokenMgrError",
             XContentParse => "org.opensearch.core.xcontent.XContentParseException",
             Parsing => "org.opensearch.core.common.ParsingException",
             NamedObjectNotFound => "org.opensearch.core.xcontent.NamedObjectNotFoundException",
@@ -273,6 +277,7 @@ impl Error {
             self.kind,
             ErrorKind::IllegalArgument
                 | ErrorKind::LuceneParse
+                | ErrorKind::TokenMgr
                 | ErrorKind::IllegalState
                 | ErrorKind::NumberFormat
                 | ErrorKind::JsonParse

@@ -160,6 +160,48 @@ pub fn too_deep(col: usize) -> SyntaxError {
     }
 }
 
+/// JavaCC's `addEscapes`, as its lexical errors quote what they read.
+fn java_escapes(s: &[char]) -> String {
+    let mut out = String::new();
+    for &c in s {
+        match c {
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The lexer reaching the end inside a token (a quote, a regexp, an escape): `prefix` is what
+/// it had read of the token, `state` its lexical state (2: the default one, 1: inside a range).
+fn eof_inside(c: &[char], prefix: &[char], state: u8) -> SyntaxError {
+    let after = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!(" after prefix \"{}\"", java_escapes(prefix))
+    };
+    SyntaxError {
+        message: format!(
+            "Lexical error at line 1, column {}.  Encountered: <EOF>{after} (in lexical state {state})",
+            c.len() + 1
+        ),
+        lexical: true,
+    }
+}
+
 fn lexical(col: usize, found: &str) -> SyntaxError {
     SyntaxError {
         message: format!(
@@ -184,18 +226,27 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
         }
         let col = i;
         if in_range {
+            // A quote never closed is no quoted bound: the lexer takes it as goop instead.
+            let closed = ch == '"' && {
+                let mut j = i + 1;
+                while j < c.len() && c[j] != '"' {
+                    j += if c[j] == '\\' { 2 } else { 1 };
+                }
+                j < c.len()
+            };
             let tok = match ch {
                 ']' | '}' => {
                     i += 1;
                     in_range = false;
                     Tok::RangeEnd(ch == ']')
                 }
-                '"' => {
+                '"' if closed => {
                     let mut s = String::new();
+                    let start = i;
                     i += 1;
                     loop {
                         match c.get(i) {
-                            None => return Err(lexical(i, "<EOF> after : \"\"")),
+                            None => return Err(eof_inside(&c, &c[start..], 1)),
                             Some('\\') if c.get(i + 1) == Some(&'"') => {
                                 s.push('\\');
                                 s.push('"');
@@ -287,17 +338,18 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
             }
             '"' => {
                 let mut s = String::new();
+                let start = i;
                 i += 1;
                 loop {
                     match c.get(i) {
-                        None => return Err(lexical(i, "<EOF> after : \"\"")),
+                        None => return Err(eof_inside(&c, &c[start..], 2)),
                         Some('\\') => match c.get(i + 1) {
                             Some(x) => {
                                 s.push('\\');
                                 s.push(*x);
                                 i += 2;
                             }
-                            None => return Err(lexical(i + 1, "<EOF> after : \"\"")),
+                            None => return Err(eof_inside(&c, &c[start..], 2)),
                         },
                         Some('"') => {
                             i += 1;
@@ -313,10 +365,11 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
             }
             '/' => {
                 let mut s = String::new();
+                let start = i;
                 i += 1;
                 loop {
                     match c.get(i) {
-                        None => return Err(lexical(i, "<EOF> after : \"\"")),
+                        None => return Err(eof_inside(&c, &c[start..], 2)),
                         Some('\\') if c.get(i + 1) == Some(&'/') => {
                             s.push('\\');
                             s.push('/');
@@ -337,7 +390,11 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
             '~' => {
                 let start = i;
                 i += 1;
-                while i < c.len() && (is_term_char(c[i]) || c[i] == '.' || c[i] == '\\') {
+                // Term characters and escapes (a backslash with a character after it: a last,
+                // lone one is left to fail as the lexer fails on it).
+                while i < c.len()
+                    && (is_term_char(c[i]) || c[i] == '.' || (c[i] == '\\' && i + 1 < c.len()))
+                {
                     if c[i] == '\\' {
                         i += 1;
                     }
@@ -354,10 +411,9 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
                     let x = c[i];
                     if x == '\\' {
                         if i + 1 >= c.len() {
-                            return Err(SyntaxError {
-                                message: "Term can not end with escape character.".into(),
-                                lexical: false,
-                            });
+                            // The lexer wants the escaped character; what it had read of the
+                            // term is not quoted.
+                            return Err(eof_inside(&c, &[], 2));
                         }
                         i += 2;
                     } else if x == '*' {
@@ -841,9 +897,11 @@ impl Parser {
                     return Err(self.unexpected(&["<RANGE_QUOTED>", "<RANGE_GOOP>"]));
                 }
                 let lo = end(self.next())?;
-                if self.peek() == &Tok::RangeTo && range_val(self.peek2()) {
-                    self.next();
+                // `TO` between the bounds is required (a bound may itself read `TO`).
+                if self.peek() != &Tok::RangeTo {
+                    return Err(self.unexpected(&["\"TO\""]));
                 }
+                self.next();
                 if !range_val(self.peek()) {
                     return Err(self.unexpected(&["\"TO\"", "<RANGE_QUOTED>", "<RANGE_GOOP>"]));
                 }

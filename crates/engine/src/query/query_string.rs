@@ -321,6 +321,16 @@ impl Opts<'_> {
         il: bool,
         ih: bool,
     ) -> Result<Option<Q>> {
+        // The parser normalizes a text field's bounds with its search analyzer (lower case),
+        // where the `range` query takes them as they are.
+        let text = cx
+            .field(name)
+            .is_some_and(|(_, fm)| fm.ty == FieldType::Text);
+        let (lo, hi) = if text {
+            (lo.map(|s| s.to_lowercase()), hi.map(|s| s.to_lowercase()))
+        } else {
+            (lo, hi)
+        };
         let r = RangeQuery {
             field: name.to_string(),
             from: lo.map(Value::from),
@@ -605,7 +615,13 @@ fn default_fields(
 }
 
 fn syntax_failure(cx: &Context, query: &str, e: lucene_syntax::SyntaxError) -> Error {
-    let inner = Error::new(ErrorKind::LuceneParse, e.message.clone());
+    // The lexer's failures are Lucene's `TokenMgrError`, the grammar's its `ParseException`.
+    let kind = if e.lexical {
+        ErrorKind::TokenMgr
+    } else {
+        ErrorKind::LuceneParse
+    };
+    let inner = Error::new(kind, e.message.clone());
     cx.shard_error(format!("Failed to parse query [{query}]"))
         .caused_by(
             Error::new(
