@@ -355,9 +355,10 @@ impl Opts<'_> {
         match leaf {
             Leaf::MatchAll => Ok(Some(all(1.0))),
             Leaf::Text(t) | Leaf::Run(t) => {
-                // `field:>x` and friends: one-sided ranges, with an explicit or default field.
+                // `field:>x` and friends: one-sided ranges, with an explicit or default field (a run
+                // of words too: the parser hands it over whole, `> a` bounding at " a").
                 let ranges = field.is_some() || self.default_ranges;
-                if let (true, Leaf::Text(_), Some((op, v))) = (ranges, leaf, one_sided(t)) {
+                if let (true, Some((op, v))) = (ranges, one_sided(t)) {
                     return self.per_field(cx, field, |name| match op {
                         ">=" => self.range_on(cx, name, Some(v.into()), None, true, true),
                         ">" => self.range_on(cx, name, Some(v.into()), None, false, true),
@@ -527,10 +528,12 @@ impl Opts<'_> {
             None if self.fields.len() == 1 => Some(self.fields[0].clone()),
             _ => None,
         };
+        // A run reading `>x` is one range, not terms.
+        let range = (field.is_some() || self.default_ranges) && one_sided(text).is_some();
         let phrase = matches!(
             self.ty,
             MultiMatchType::Phrase | MultiMatchType::PhrasePrefix
-        );
+        ) || range;
         if let (Some((name, boost)), false) = (single, phrase) {
             if let Some((f, fm)) = cx.field(&name) {
                 if fm.ty == FieldType::Text {
