@@ -1,0 +1,272 @@
+// npm run compat:fuzz -- --quarry <url> [--opensearch http://127.0.0.1:9201] [--kind <kind>]...
+//                        [--rounds 400] [--seed 1] [--docs 3000] [--messages]
+//
+// Sends the same random requests to a real OpenSearch and to Quarry and prints where they part:
+// the status, the total, the hit ids, and (for errors) the type and root cause's type; with
+// --messages the root cause's reason too. It finds what hand-written scenarios miss; each
+// divergence worth keeping becomes a recorded step in scenarios/ (nothing here is a test).
+//
+//   kinds: query_string, simple_query_string (random operator strings), dsl (query trees with
+//   wrong types and odd options), body (search body parameters), url (_search URL parameters);
+//   all of them by default.
+//
+// Both servers get the index `fuzz_docs`: the first --docs documents of
+// ../shared/corpus/debian-packages.ndjson.gz, on two shards, mapped as the bench workload maps
+// them. An OpenSearch 500 (its own bugs: a null pointer, an illegal state) is not counted.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+interface Args {
+  quarry: string;
+  opensearch: string;
+  kinds: string[];
+  rounds: number;
+  seed: number;
+  docs: number;
+  messages: boolean;
+}
+
+const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url'];
+const INDEX = 'fuzz_docs';
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quarry: '', opensearch: 'http://127.0.0.1:9201', kinds: [], rounds: 400, seed: 1, docs: 3000, messages: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--quarry') args.quarry = value();
+    else if (a === '--opensearch') args.opensearch = value();
+    else if (a === '--kind') args.kinds.push(value());
+    else if (a === '--rounds') args.rounds = Number(value());
+    else if (a === '--seed') args.seed = Number(value());
+    else if (a === '--docs') args.docs = Number(value());
+    else if (a === '--messages') args.messages = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!args.quarry) throw new Error('--quarry <url> is required (a node started with `npm start`)');
+  for (const k of args.kinds) if (!KINDS.includes(k)) throw new Error(`--kind is one of ${KINDS.join(', ')}`);
+  if (args.kinds.length === 0) args.kinds = KINDS;
+  return args;
+}
+
+/** A small seeded generator (the same seed replays the same requests). */
+class Rng {
+  constructor(private state: number) {}
+  below(n: number): number {
+    this.state = (this.state * 1103515245 + 12345) & 0x7fffffff;
+    return this.state % n;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.below(items.length)] as T;
+  }
+}
+
+interface Request {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+}
+
+const FIELDS = ['description', 'description_short', 'package', 'section', 'tags', 'size', 'installed_size', 'nosuch'];
+const WORDS = ['game', 'network', 'file system', 'lib', 'python3', 'x11', 'Game', '100', '-5', 'a*', ''];
+const QS_PIECES = ['a', 'game', 'net*', 'f?le', 'description:', 'package:', 'size:', '*', '?', ' ', '(', ')', '[', ']', '{', '}', '"', '~', '~2', '^', '^2', '/', '\\', '+', '-', '!', '&&', '||', 'AND', 'OR', 'NOT', ' TO ', '>', '<=', '=', '.', '2', '100', 'lib[a-z]+', '_exists_:', '*:*'];
+const SQS_PIECES = ['game', 'net*', 'file', ' ', '(', ')', '"', '~', '~2', '+', '-', '|', '*', '\\', 'lib'];
+
+function value(r: Rng): unknown {
+  return r.pick<unknown>([r.pick(WORDS), r.below(100000), -1, 0, 1.5, true, null, [], {}, [r.pick(WORDS)], 'abc', '2020-01-01']);
+}
+
+function queryTree(r: Rng, depth: number): Record<string, unknown> {
+  const f = r.pick(FIELDS);
+  const leaves = ['match', 'match_phrase', 'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy', 'exists', 'ids', 'multi_match', 'match_all'];
+  const compound = ['bool', 'constant_score', 'dis_max', 'boosting', 'function_score'];
+  const kind = depth > 2 ? r.pick(leaves) : r.pick([...leaves, ...compound]);
+  const boost = () => (r.below(3) === 0 ? { boost: r.pick<unknown>([2, 0, -1, 'x']) } : {});
+  switch (kind) {
+    case 'match':
+      return { match: { [f]: r.below(2) ? value(r) : { query: value(r), operator: r.pick(['and', 'or', 'xor']), fuzziness: r.pick<unknown>(['AUTO', 1, 'x', undefined]), minimum_should_match: r.pick<unknown>(['50%', 2, 'x', undefined]), ...boost() } } };
+    case 'match_phrase':
+      return { match_phrase: { [f]: r.below(2) ? value(r) : { query: value(r), slop: r.pick<unknown>([0, 2, -1, 'x']) } } };
+    case 'term':
+      return { term: { [f]: r.below(2) ? value(r) : { value: value(r), ...boost() } } };
+    case 'terms':
+      return { terms: { [f]: r.below(3) ? [value(r), value(r)] : value(r) } };
+    case 'range':
+      return { range: { [f]: { [r.pick(['gt', 'gte', 'lt', 'lte', 'x'])]: value(r), ...(r.below(4) === 0 ? { format: r.pick(['yyyy', 'x']) } : {}) } } };
+    case 'prefix':
+    case 'fuzzy':
+      return { [kind]: { [f]: r.below(2) ? value(r) : { value: value(r) } } };
+    case 'wildcard':
+      return { wildcard: { [f]: r.pick<unknown>(['ga*', '*me', 'g?me', '*', value(r)]) } };
+    case 'regexp':
+      return { regexp: { [f]: r.pick<unknown>(['ga.*', '[a-', '(', 'g{2,1}', value(r)]) } };
+    case 'exists':
+      return { exists: { field: r.below(5) ? f : value(r) } };
+    case 'ids':
+      return { ids: { values: r.below(3) ? ['0ad', 'vim', value(r)] : value(r) } };
+    case 'multi_match':
+      return { multi_match: { query: value(r), fields: [f, r.pick(FIELDS) + r.pick(['', '^2', '^x'])], type: r.pick(['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix', 'x']), ...boost() } };
+    case 'match_all':
+      return { match_all: boost() };
+    case 'bool': {
+      const b: Record<string, unknown> = {};
+      for (const o of ['must', 'should', 'filter', 'must_not']) if (r.below(2)) b[o] = r.below(2) ? queryTree(r, depth + 1) : [queryTree(r, depth + 1), queryTree(r, depth + 1)];
+      if (r.below(3) === 0) b.minimum_should_match = r.pick<unknown>([1, '50%', 'x', 3]);
+      return { bool: b };
+    }
+    case 'constant_score':
+      return { constant_score: { filter: queryTree(r, depth + 1), ...boost() } };
+    case 'dis_max':
+      return { dis_max: { queries: [queryTree(r, depth + 1), queryTree(r, depth + 1)], tie_breaker: r.pick<unknown>([0, 0.3, 'x']) } };
+    case 'boosting':
+      return { boosting: { positive: queryTree(r, depth + 1), negative: queryTree(r, depth + 1), negative_boost: r.pick<unknown>([0.2, -1, 'x']) } };
+    default:
+      return { function_score: { query: queryTree(r, depth + 1), functions: [r.pick<unknown>([{ weight: 2 }, { field_value_factor: { field: f, modifier: r.pick(['log1p', 'x']) } }])], score_mode: r.pick(['sum', 'avg', 'x']) } };
+  }
+}
+
+const BODY: Record<string, (r: Rng) => unknown> = {
+  from: (r) => r.pick<unknown>([0, 2, -1, 'x', 10000]),
+  size: (r) => r.pick<unknown>([0, 2, -1, 'x', 10001]),
+  sort: (r) => r.pick<unknown>([r.pick(FIELDS), [{ [r.pick(FIELDS)]: r.pick<unknown>(['asc', 'x', { order: 'desc', mode: r.pick(['min', 'avg', 'x']) }, { missing: '_first' }]) }], '_doc', { _score: { order: 'asc', missing: '_last' } }]),
+  _source: (r) => r.pick<unknown>([false, 'pack*', ['section'], { includes: ['s*'], excludes: ['size'] }, 5]),
+  track_total_hits: (r) => r.pick<unknown>([true, false, 5, -1, -2, 'x']),
+  min_score: (r) => r.pick<unknown>([0, 1, 5, 'x']),
+  terminate_after: (r) => r.pick<unknown>([1, 0, -1, 'x']),
+  stored_fields: (r) => r.pick<unknown>(['_none_', ['_source'], 'size']),
+  docvalue_fields: (r) => r.pick<unknown>([['size'], [{ field: 'size', format: '0.0' }], ['description'], 'size']),
+  fields: (r) => r.pick<unknown>([['size'], ['s*'], [{ field: 'size', format: '0.0' }], 'size']),
+  search_after: (r) => r.pick<unknown>([[1], ['a'], 'x', []]),
+  post_filter: (r) => r.pick<unknown>([{ term: { section: 'games' } }, { nosuch: {} }]),
+  highlight: (r) => r.pick<unknown>([{ fields: { description: {} } }, { fields: { size: {} } }, 'x']),
+  indices_boost: (r) => r.pick<unknown>([[{ [INDEX]: 2 }], { [INDEX]: 2 }, 'x']),
+};
+
+const URL_PARAMS: Record<string, (r: Rng) => string> = {
+  q: (r) => r.pick(['game', 'description:game', 'size:>100', 'x:(']),
+  df: (r) => r.pick(['description', 'nosuch']),
+  default_operator: (r) => r.pick(['AND', 'x']),
+  lenient: (r) => r.pick(['true', 'x']),
+  from: (r) => r.pick(['2', '-1', 'x']),
+  size: (r) => r.pick(['0', '-1', 'x']),
+  sort: (r) => r.pick(['size:desc', 'size:up', 'nosuch:asc', ':asc']),
+  _source: (r) => r.pick(['false', 'section', 'x']),
+  docvalue_fields: (r) => r.pick(['size', 'description']),
+  track_total_hits: (r) => r.pick(['false', '5', '-1', 'x']),
+  rest_total_hits_as_int: (r) => r.pick(['true', 'x']),
+  terminate_after: (r) => r.pick(['1', '-1', 'x']),
+  preference: (r) => r.pick(['_local', '_shards:0', '_shards:x', 'abc']),
+  search_type: (r) => r.pick(['dfs_query_then_fetch', 'x']),
+  suggest_field: () => 'description',
+  suggest_text: () => 'netwrk',
+  nosuch_param: () => '1',
+};
+
+function generate(kind: string, r: Rng): Request {
+  const search = `/${INDEX}/_search`;
+  switch (kind) {
+    case 'query_string':
+    case 'simple_query_string': {
+      const pieces = kind === 'query_string' ? QS_PIECES : SQS_PIECES;
+      const query = Array.from({ length: 1 + r.below(6) }, () => r.pick(pieces)).join('');
+      return { method: 'POST', url: search, body: { query: { [kind]: { query } }, size: 3, _source: false } };
+    }
+    case 'dsl':
+      return { method: 'POST', url: search, body: { query: queryTree(r, 0), size: 3, _source: false, track_total_hits: true } };
+    case 'body': {
+      const body: Record<string, unknown> = { query: r.pick([{ match: { description: 'game' } }, { match_all: {} }, { term: { section: 'games' } }]), size: 3 };
+      const keys = Object.keys(BODY);
+      for (let k = 0; k < 1 + r.below(3); k++) {
+        const key = r.pick(keys);
+        body[key] = (BODY[key] as (r: Rng) => unknown)(r);
+      }
+      return { method: 'POST', url: search, body };
+    }
+    default: {
+      const params = new URLSearchParams({ size: '3', sort: 'package:asc' });
+      const keys = Object.keys(URL_PARAMS);
+      for (let k = 0; k < 1 + r.below(3); k++) {
+        const key = r.pick(keys);
+        params.set(key, (URL_PARAMS[key] as (r: Rng) => string)(r));
+      }
+      return { method: 'GET', url: `${search}?${params}` };
+    }
+  }
+}
+
+interface Answer {
+  status: number;
+  total: unknown;
+  ids: string;
+  error: string;
+  reason: string;
+}
+
+async function send(base: string, req: Request): Promise<Answer> {
+  const res = await fetch(base + req.url, {
+    method: req.method,
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    headers: req.body === undefined ? {} : { 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const json = (await res.json().catch(() => ({}))) as { hits?: { total?: unknown; hits?: { _id: string }[] }; error?: { type?: string; root_cause?: { type?: string; reason?: string }[] } };
+  const total = json.hits?.total;
+  const root = json.error?.root_cause?.[0];
+  return {
+    status: res.status,
+    total: typeof total === 'object' && total !== null ? (total as { value: number }).value : total,
+    ids: (json.hits?.hits ?? []).map((h) => h._id).join(','),
+    error: json.error ? `${json.error.type}/${root?.type}` : '',
+    reason: root?.reason ?? '',
+  };
+}
+
+async function load(base: string, docs: number): Promise<void> {
+  const corpus = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus', 'debian-packages.ndjson.gz');
+  if (!fs.existsSync(corpus)) throw new Error(`the corpus is not at ${corpus}`);
+  const lines = zlib.gunzipSync(fs.readFileSync(corpus)).toString().split('\n').filter(Boolean).slice(0, docs);
+  const mapping = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'bench', 'workloads', 'debian-packages', 'index.json'), 'utf8')) as Record<string, unknown>;
+  mapping.settings = { number_of_shards: 2, number_of_replicas: 0 };
+  await fetch(`${base}/${INDEX}`, { method: 'DELETE' });
+  const created = await fetch(`${base}/${INDEX}`, { method: 'PUT', body: JSON.stringify(mapping), headers: { 'content-type': 'application/json' } });
+  if (!created.ok) throw new Error(`${base}: creating ${INDEX} answered ${created.status} ${await created.text()}`);
+  const bulk = lines.map((l) => `{"index":{"_id":${JSON.stringify((JSON.parse(l) as { id: string }).id)}}}\n${l}\n`).join('');
+  const res = await fetch(`${base}/${INDEX}/_bulk?refresh=true`, { method: 'POST', body: bulk, headers: { 'content-type': 'application/x-ndjson' } });
+  const out = (await res.json()) as { errors?: boolean };
+  if (!res.ok || out.errors) throw new Error(`${base}: loading ${INDEX} failed`);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  await Promise.all([load(args.opensearch, args.docs), load(args.quarry, args.docs)]);
+  const rng = new Rng(args.seed);
+  let differ = 0;
+  const tally = new Map<string, number>();
+  for (let i = 0; i < args.rounds; i++) {
+    const req = generate(args.kinds[i % args.kinds.length] as string, rng);
+    const os = await send(args.opensearch, req);
+    if (os.status >= 500) continue;
+    const q = await send(args.quarry, req);
+    const same =
+      os.status === q.status && os.total === q.total && os.ids === q.ids && os.error === q.error && (!args.messages || os.reason === q.reason);
+    if (same) continue;
+    differ++;
+    const key = `${os.status}/${q.status}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+    const show = (a: Answer) => `${a.status} ${JSON.stringify(a.total)} [${a.ids}] ${a.error} ${a.reason.slice(0, 200)}`;
+    process.stdout.write(`${req.method} ${req.url} ${req.body === undefined ? '' : JSON.stringify(req.body)}\n  opensearch ${show(os)}\n  quarry     ${show(q)}\n`);
+  }
+  process.stdout.write(`\n${differ} of ${args.rounds} requests differ ${JSON.stringify(Object.fromEntries(tally))}\n`);
+  for (const base of [args.opensearch, args.quarry]) await fetch(`${base}/${INDEX}`, { method: 'DELETE' });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exit(1);
+});
