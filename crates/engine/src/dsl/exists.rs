@@ -1,6 +1,6 @@
 //! `exists`: documents with a value in a field.
 
-use super::json::Node;
+use super::json::{Node, J};
 use super::{float, parsing, string, unsupported, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
@@ -9,6 +9,12 @@ pub fn parse(body: &Node) -> Result<Query> {
     let mut field = None;
     for (k, _, v) in body.as_obj().unwrap_or_default() {
         match k.as_str() {
+            "field" if matches!(v.v, J::Obj(_) | J::Arr(_)) => {
+                return Err(parsing(
+                    format!("[exists] unknown token [{}] after [field]", v.token()),
+                    v.pos,
+                ))
+            }
             "field" => field = Some(string("exists", k, v)?),
             "boost" => boost = float("exists", k, v)?,
             "_name" => {}

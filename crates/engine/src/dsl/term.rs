@@ -17,9 +17,26 @@ pub fn parse(body: &Node) -> Result<Query> {
     let value = match &v.v {
         J::Obj(entries) => {
             let mut value = None;
-            for (k, _, x) in entries {
+            for (i, (k, _, x)) in entries.iter().enumerate() {
                 match k.as_str() {
-                    "value" => value = Some(x.to_value()),
+                    // Jackson reads an object here as the term's own options (OpenSearch then
+                    // refuses what it finds in it, or the key after it as a second field).
+                    "value" => match &x.v {
+                        J::Obj(inner) => {
+                            return Err(match (inner.first(), entries.get(i + 1)) {
+                                (Some((ik, _, ix)), _) => unsupported("term", ik, ix.pos),
+                                (None, Some((next, _, nx))) => parsing(
+                                    format!("[term] query doesn't support multiple fields, found [{field}] and [{next}]"),
+                                    nx.pos,
+                                ),
+                                (None, None) => parsing(
+                                    "[term] unknown token [START_OBJECT] after [value]",
+                                    x.pos,
+                                ),
+                            })
+                        }
+                        _ => value = Some(x.to_value()),
+                    },
                     "boost" => boost = float("term", k, x)?,
                     "case_insensitive" => case_insensitive = boolean("term", k, x)?,
                     "_name" => {}

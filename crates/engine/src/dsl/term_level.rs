@@ -139,6 +139,12 @@ fn check_regexp_flags(flags: &str) -> Result<()> {
 
 pub fn parse_fuzzy(body: &Node) -> Result<Query> {
     let (field, value, opts, boost) = value_and_options("fuzzy", body, &["value"])?;
+    if let J::Obj(_) = value.v {
+        return Err(parsing(
+            "[fuzzy] unexpected token [START_OBJECT] after [value]",
+            value.pos,
+        ));
+    }
     let mut q = FuzzyQuery {
         field,
         value: value.to_value(),
