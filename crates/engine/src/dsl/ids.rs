@@ -20,11 +20,14 @@ pub fn parse(body: &Node) -> Result<Query> {
                         })?);
                     }
                 }
+                // A lone string is one id (its object parser's string array takes one).
+                J::Str(s) => values.push(s.clone()),
                 _ => {
-                    return Err(super::x_content(
+                    let e = super::x_content(
                         "[ids] values doesn't support values of type: ".to_string() + v.token(),
                         v.pos,
-                    ))
+                    );
+                    return Err(super::as_parsing(e, v.pos));
                 }
             },
             "boost" => {

@@ -45,7 +45,24 @@ pub fn parse(body: &Node) -> Result<Query> {
         J::Null => None,
         _ => Some(x.to_value()),
     };
-    for (k, _, x) in entries {
+    for (i, (k, _, x)) in entries.iter().enumerate() {
+        if let (true, J::Obj(inner)) = (
+            matches!(k.as_str(), "from" | "to" | "gt" | "gte" | "lt" | "lte"),
+            &x.v,
+        ) {
+            // Jackson reads an object bound's keys as the range's own options (OpenSearch then
+            // refuses the first it finds there, or the key after the object).
+            let found = inner
+                .first()
+                .or_else(|| entries.get(i + 1))
+                .map(|(fk, _, fx)| unsupported("range", fk, fx.pos));
+            return Err(found.unwrap_or_else(|| {
+                parsing(
+                    format!("[range] unknown token [START_OBJECT] after [{k}]"),
+                    x.pos,
+                )
+            }));
+        }
         match k.as_str() {
             "from" => q.from = bound(x),
             "to" => q.to = bound(x),
