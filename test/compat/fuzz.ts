@@ -34,20 +34,31 @@ const INDEX = 'fuzz_docs';
 function parseArgs(argv: string[]): Args {
   const args: Args = { quarry: '', opensearch: 'http://127.0.0.1:9201', kinds: [], rounds: 400, seed: 1, docs: 3000, messages: false };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--quarry') args.quarry = value();
-    else if (a === '--opensearch') args.opensearch = value();
-    else if (a === '--kind') args.kinds.push(value());
-    else if (a === '--rounds') args.rounds = Number(value());
-    else if (a === '--seed') args.seed = Number(value());
-    else if (a === '--docs') args.docs = Number(value());
-    else if (a === '--messages') args.messages = true;
-    else throw new Error(`unknown argument ${a}`);
+    const flag = argv[i] as string;
+    if (flag === '--messages') {
+      args.messages = true;
+      continue;
+    }
+    const v = argv[++i];
+    if (v === undefined) throw new Error(`${flag} needs a value`);
+    switch (flag) {
+      case '--quarry':
+        args.quarry = v;
+        break;
+      case '--opensearch':
+        args.opensearch = v;
+        break;
+      case '--kind':
+        args.kinds.push(v);
+        break;
+      case '--rounds':
+      case '--seed':
+      case '--docs':
+        args[flag.slice(2) as 'rounds' | 'seed' | 'docs'] = Number(v);
+        break;
+      default:
+        throw new Error(`unknown argument ${flag}`);
+    }
   }
   if (!args.quarry) throw new Error('--quarry <url> is required (a node started with `npm start`)');
   for (const k of args.kinds) if (!KINDS.includes(k)) throw new Error(`--kind is one of ${KINDS.join(', ')}`);

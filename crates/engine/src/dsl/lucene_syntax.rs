@@ -1110,11 +1110,7 @@ mod tests {
         ];
         let mut rng = crate::util::test_support::Rng(0x2545_f491_4f6c_dd1d);
         for round in 0..20_000 {
-            let len = 1 + rng.below(10) as usize;
-            let q: String = (0..len)
-                .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
-                .collect();
-            let _ = parse(&q, round % 2 == 0);
+            let _ = parse(&rng.soup(PIECES, 10), round % 2 == 0);
         }
     }
 }

@@ -391,13 +391,12 @@ mod tests {
     /// branch consumes would loop forever), under every flag set.
     #[test]
     fn any_operator_soup_terminates() {
-        let alphabet: Vec<char> = "ab ()\"+|-~*\\ 2\t".chars().collect();
+        const PIECES: &[&str] = &[
+            "a", "b", " ", "(", ")", "\"", "+", "|", "-", "~", "*", "\\", "2", "\t",
+        ];
         let mut rng = crate::util::test_support::Rng(0x9e37_79b9_7f4a_7c15);
         for round in 0..20_000 {
-            let len = 1 + rng.below(12) as usize;
-            let text: String = (0..len)
-                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
-                .collect();
+            let text = rng.soup(PIECES, 12);
             let flags = if round % 2 == 0 {
                 ALL
             } else {

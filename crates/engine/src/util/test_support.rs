@@ -26,6 +26,14 @@ impl Rng {
         self.step() % n
     }
 
+    /// One to `max_len` of `pieces`, picked at random and joined.
+    pub fn soup(&mut self, pieces: &[&str], max_len: u64) -> String {
+        let len = 1 + self.below(max_len);
+        (0..len)
+            .map(|_| pieces[self.below(pieces.len() as u64) as usize])
+            .collect()
+    }
+
     /// Skewed towards small numbers, as word frequencies are.
     pub fn skewed(&mut self, n: u64) -> u64 {
         let a = self.below(n);
