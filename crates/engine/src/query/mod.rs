@@ -115,7 +115,8 @@ impl<'a> Context<'a> {
     }
 
     /// How the shard reports `cause` thrown while it builds the query:
-    /// `failed to create query: <reason>`, caused by it.
+    /// `failed to create query: <reason>`, caused by it (a shard's own exception passes as it is,
+    /// as `QueryShardContext.toQuery` lets it).
     pub fn create_failure(&self, cause: Error) -> Error {
         if cause.kind == ErrorKind::QueryShard {
             return cause;

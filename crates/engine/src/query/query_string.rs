@@ -67,7 +67,6 @@ fn tokens(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String
     super::text::analyze(cx, analyzer, text)
 }
 
-/// `failed to create query: <reason>` around a build failure that is not one already.
 /// `pattern` lower-cased except for escaped characters, which keep their backslash and case.
 fn lowercase_unescaped(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
@@ -128,13 +127,6 @@ fn slop_edits(cx: &Context, text: &str, len: usize) -> Result<i32> {
     }
 }
 
-fn create_failure(cx: &Context, e: Error) -> Error {
-    if e.kind == ErrorKind::QueryShard {
-        return e;
-    }
-    cx.create_failure(e)
-}
-
 impl Opts<'_> {
     /// A prefix, wildcard or regexp (as tantivy's regex): a constant, or its terms scored under
     /// a scoring `rewrite`.
@@ -186,7 +178,7 @@ impl Opts<'_> {
                 Ok(Some(q)) => qs.push(boosted(q, *boost)),
                 Ok(None) => {}
                 Err(_) if self.lenient => qs.push(none()),
-                Err(e) => return Err(create_failure(cx, e)),
+                Err(e) => return Err(cx.create_failure(e)),
             }
         }
         if !matched_any {
@@ -541,7 +533,7 @@ impl Opts<'_> {
                     let toks = match tokens(cx, analyzer, text) {
                         Ok(t) => t,
                         Err(_) if self.lenient => return Ok(vec![(occur, none())]),
-                        Err(e) => return Err(create_failure(cx, e)),
+                        Err(e) => return Err(cx.create_failure(e)),
                     };
                     let n = toks.len();
                     return Ok(toks
@@ -719,7 +711,7 @@ pub fn query_string(cx: &Context, q: &QueryStringQuery) -> Result<Q> {
                     },
                 )
             } else {
-                create_failure(cx, e)
+                cx.create_failure(e)
             }
         })?;
     Ok(boosted(built.unwrap_or_else(none), q.boost))
@@ -777,6 +769,6 @@ pub fn simple_query_string(cx: &Context, q: &SimpleQueryStringQuery) -> Result<Q
     // simple_query_string leaves are never flattened runs: each token is its own leaf.
     let built = opts
         .node(cx, &tree, q.minimum_should_match.as_ref())
-        .map_err(|e| create_failure(cx, e))?;
+        .map_err(|e| cx.create_failure(e))?;
     Ok(boosted(built.unwrap_or_else(none), q.boost))
 }
