@@ -1,8 +1,8 @@
 //! `prefix`: terms starting with a string (constant score, as the default rewrite).
 
 use super::json::{Node, J};
-use super::{boolean, float, parsing, single_field, string, unsupported, Query, DEFAULT_BOOST};
-use crate::error::Result;
+use super::{boolean, float, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use crate::error::{Error, Result};
 
 pub fn parse(body: &Node) -> Result<Query> {
     let (field, v, extra) = single_field("prefix", body)?;
@@ -27,7 +27,8 @@ pub fn parse(body: &Node) -> Result<Query> {
                     _ => return Err(unsupported("prefix", k, x.pos)),
                 }
             }
-            value.ok_or_else(|| parsing("No value specified for prefix query", v.end))?
+            // The builder's constructor refuses a missing value.
+            value.ok_or_else(|| Error::illegal_argument("value cannot be null"))?
         }
         _ => string("prefix", &field, v)?,
     };

@@ -6,7 +6,7 @@ use super::json::{Node, J};
 use super::{
     boolean, float, int, parsing, single_field, string, unsupported, Query, DEFAULT_BOOST,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -63,8 +63,13 @@ fn value_and_options<'a>(
                     opts.push(e);
                 }
             }
-            let value = value
-                .ok_or_else(|| parsing(format!("No value specified for {name} query"), v.end))?;
+            // The builders' constructors refuse a missing value, fuzzy's in its own words.
+            let value = value.ok_or_else(|| {
+                Error::illegal_argument(match name {
+                    "fuzzy" => "query value cannot be null",
+                    _ => "value cannot be null",
+                })
+            })?;
             Ok((field, value, opts, boost))
         }
         _ => Ok((field, v.clone(), Vec::new(), boost)),
