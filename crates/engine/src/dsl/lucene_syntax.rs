@@ -202,12 +202,28 @@ fn eof_inside(c: &[char], prefix: &[char], state: u8) -> SyntaxError {
     }
 }
 
-fn lexical(col: usize, found: &str) -> SyntaxError {
+/// The lexer meeting a character no token of its `state` takes (0: after `^`, 2: the default).
+/// JavaCC's message quotes the character's code twice; a last character reads as the end.
+fn bad_char(c: &[char], i: usize, state: u8) -> SyntaxError {
+    let suffix = if state == 0 {
+        String::new()
+    } else {
+        format!(" (in lexical state {state})")
+    };
+    let message = if i + 1 == c.len() {
+        format!(
+            "Lexical error at line 1, column {}.  Encountered: <EOF>{suffix}",
+            c.len() + 1
+        )
+    } else {
+        let code = u32::from(c[i]);
+        format!(
+            "Lexical error at line 1, column {}.  Encountered: '{code}' ({code}),{suffix}",
+            i + 1
+        )
+    };
     SyntaxError {
-        message: format!(
-            "Lexical error at line 1, column {}.  Encountered: {found}",
-            col + 1
-        ),
+        message,
         lexical: true,
     }
 }
@@ -220,7 +236,8 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
     let mut boost = false;
     while i < c.len() {
         let ch = c[i];
-        if is_ws(ch) {
+        // After `^` only a number may follow, not even a space.
+        if is_ws(ch) && !boost {
             i += 1;
             continue;
         }
@@ -299,7 +316,7 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
                 });
                 continue;
             }
-            return Err(lexical(i, &format!("\"{ch}\" ({})", ch as u32)));
+            return Err(bad_char(&c, i, 0));
         }
         let tok = match ch {
             '(' => {
@@ -429,7 +446,7 @@ fn tokenize(q: &str) -> Result<Vec<Spanned>, SyntaxError> {
                     }
                 }
                 if i == start {
-                    return Err(lexical(i, &format!("\"{ch}\" ({})", ch as u32)));
+                    return Err(bad_char(&c, i, 2));
                 }
                 let s: String = c[start..i].iter().collect();
                 if s == "*" {
@@ -786,12 +803,13 @@ impl Parser {
             return Ok(None);
         }
         self.next();
-        match self.next() {
-            Tok::Number(n) => Ok(n.parse::<f32>().ok()),
-            _ => {
-                self.i -= 1;
-                Err(self.unexpected(&["<NUMBER>"]))
+        // The lexer lets only a number (or the end) follow `^`.
+        match self.peek().clone() {
+            Tok::Number(n) => {
+                self.next();
+                Ok(n.parse::<f32>().ok())
             }
+            _ => Err(self.unexpected(&["<NUMBER>"])),
         }
     }
 
