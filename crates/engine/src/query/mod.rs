@@ -580,6 +580,14 @@ fn case_folded(re: &str, ci: bool) -> String {
     }
 }
 
+/// OpenSearch's refusal of a `kind` query (prefix, wildcard, fuzzy…) on a field of type `ty`,
+/// which indexes no terms.
+pub(crate) fn terms_only(kind: &str, field: &str, ty: &str) -> String {
+    format!(
+        "Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{ty}]"
+    )
+}
+
 /// The field a prefix, wildcard or regexp runs on: `_id`, or a mapped keyword or text field
 /// (`None` when unmapped: the query matches nothing).
 fn multi_term_field(cx: &Context, kind: &str, field: &str) -> Result<Option<Field>> {
@@ -588,10 +596,7 @@ fn multi_term_field(cx: &Context, kind: &str, field: &str) -> Result<Option<Fiel
     }
     match cx.field(field) {
         Some((f, fm)) if matches!(fm.ty, FieldType::Text | FieldType::Keyword) => Ok(Some(f)),
-        Some((_, fm)) => Err(cx.shard_error(format!(
-            "Can only use {kind} queries on keyword and text fields - not on [{field}] which is of type [{}]",
-            fm.ty.name()
-        ))),
+        Some((_, fm)) => Err(cx.shard_error(terms_only(kind, field, fm.ty.name()))),
         None => Ok(None),
     }
 }
@@ -661,11 +666,7 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
         return Ok(none());
     };
     if !matches!(fm.ty, FieldType::Text | FieldType::Keyword) {
-        return Err(cx.shard_error(format!(
-            "Can only use fuzzy queries on keyword and text fields - not on [{}] which is of type [{}]",
-            q.field,
-            fm.ty.name()
-        )));
+        return Err(cx.shard_error(terms_only("fuzzy", &q.field, fm.ty.name())));
     }
     let refused = if q.prefix_length < 0 {
         Some("prefixLength cannot be negative.")

@@ -292,10 +292,7 @@ impl Opts<'_> {
             FieldType::Text => Ok((f, text.to_lowercase())),
             FieldType::Keyword => Ok((f, text.to_string())),
             _ => {
-                let refusal = format!(
-                    "Can only use {kind} queries on keyword and text fields - not on [{name}] which is of type [{}]",
-                    fm.ty.name()
-                );
+                let refusal = super::terms_only(kind, name, fm.ty.name());
                 Err(match kind {
                     "fuzzy" => cx.create_failure(Error::illegal_argument(refusal)),
                     _ => cx.shard_error(refusal),

@@ -73,10 +73,10 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
         if p.lenient {
             return Ok(none());
         }
-        return Err(cx.create_failure(Error::illegal_argument(format!(
-            "Can only use fuzzy queries on keyword and text fields - not on [{}] which is of type [{}]",
+        return Err(cx.create_failure(Error::illegal_argument(super::terms_only(
+            "fuzzy",
             p.field,
-            fm.ty.name()
+            fm.ty.name(),
         ))));
     }
     match fm.ty {
