@@ -362,8 +362,15 @@ pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let targets = shard_targets(node, p, &[], None)?;
     let result = counted(&targets, || search::execute(&req, &targets))?;
     let count = result.total.map_or(0, |t| t.0);
-    Ok(Response::ok(&json!({
-        "count": count,
-        "_shards": search::failures::shards_json(result.shards, &result.failures),
-    })))
+    let mut out = Map::new();
+    // With `terminate_after`, whether a shard stopped at it, as `_search` says.
+    if let Some(t) = result.terminated_early {
+        out.insert("terminated_early".into(), json!(t));
+    }
+    out.insert("count".into(), json!(count));
+    out.insert(
+        "_shards".into(),
+        search::failures::shards_json(result.shards, &result.failures),
+    );
+    Ok(Response::ok(&Value::Object(out)))
 }
