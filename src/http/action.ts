@@ -25,9 +25,9 @@ export interface ActionSpec {
   /** Query parameters accepted beyond the universal ones (pretty, human, error_trace, filter_path). */
   readonly params: readonly string[];
   /**
-   * Of `params`, those read only when another is given (key: that other one). OpenSearch's REST
-   * handler reads `df`, `lenient`... only under `q`, so without it they are unrecognized, and not
-   * offered as "did you mean" either.
+   * Parameters accepted only when another is given (key: that other one), beyond `params`.
+   * OpenSearch's REST handler reads `df`, `lenient`... only under `q`, so without it they are
+   * unrecognized, and not offered as "did you mean" either.
    */
   readonly paramsWith?: Readonly<Record<string, readonly string[]>>;
   /** The engine operation; defaults to `action`. */

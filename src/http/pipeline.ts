@@ -79,20 +79,16 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, e
   reply.send(request.method === 'HEAD' ? undefined : body);
 }
 
-/** What a request may carry: the spec's parameters, less those whose trigger it lacks. */
-function acceptedFor(spec: ActionSpec, always: ReadonlySet<string>, query: Record<string, string>): ReadonlySet<string> {
-  const withs = spec.paramsWith;
-  if (withs === undefined) return always;
-  const out = new Set(always);
-  for (const trigger in withs) {
-    if (query[trigger] !== undefined) for (const p of withs[trigger] ?? []) out.add(p);
-  }
-  return out;
-}
-
 export function registerAction(app: FastifyInstance, node: NodeContext, spec: ActionSpec): void {
-  const conditional = new Set(Object.values(spec.paramsWith ?? {}).flat());
-  const accepted = new Set<string>([...spec.params, ...UNIVERSAL].filter((p) => !conditional.has(p)));
+  const accepted = new Set<string>([...spec.params, ...UNIVERSAL]);
+  // Each parameter read only beside another, and that other one.
+  const triggerOf = new Map<string, string>();
+  for (const [trigger, names] of Object.entries(spec.paramsWith ?? {})) for (const n of names) triggerOf.set(n, trigger);
+  const allowed = (k: string, query: Record<string, string>): boolean => {
+    if (accepted.has(k)) return true;
+    const trigger = triggerOf.get(k);
+    return trigger !== undefined && query[trigger] !== undefined;
+  };
   const engineAction = spec.engineAction ?? spec.action;
   const limit = node.config.http.maxContentLength;
 
@@ -107,10 +103,10 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       errorTrace = query.error_trace !== undefined && parseBoolParam('error_trace', query.error_trace);
       pretty = query.pretty !== undefined ? parseBoolParam('pretty', query.pretty) : spec.prettyByDefault === true;
       // 1. parse
-      const allowed = acceptedFor(spec, accepted, query);
       for (const k in query) {
-        if (!allowed.has(k)) {
-          throw unrecognizedParameters(pathOf(request), Object.keys(query).filter((q) => !allowed.has(q)), [...allowed]);
+        if (!allowed(k, query)) {
+          const candidates = [...accepted, ...[...triggerOf.keys()].filter((n) => allowed(n, query))];
+          throw unrecognizedParameters(pathOf(request), Object.keys(query).filter((q) => !allowed(q, query)), candidates);
         }
       }
       const params: EngineParams = {};

@@ -15,8 +15,14 @@
 // them. An OpenSearch 500 (its own bugs: a null pointer, an illegal state) is not counted.
 
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import zlib from 'node:zlib';
+
+// The benches' corpus reader: the same `_bulk` bodies and mapping they index.
+const corpus = createRequire(__filename)('../../bench/lib/corpus.js') as {
+  buildBodies(dir: string, name: string, opts: { batch: number; limit: number }): { bodies: Buffer[] };
+  mappingPath(name: string): string;
+};
 
 interface Args {
   quarry: string;
@@ -239,15 +245,14 @@ async function send(base: string, req: Request): Promise<Answer> {
 }
 
 async function load(base: string, docs: number): Promise<void> {
-  const corpus = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus', 'debian-packages.ndjson.gz');
-  if (!fs.existsSync(corpus)) throw new Error(`the corpus is not at ${corpus}`);
-  const lines = zlib.gunzipSync(fs.readFileSync(corpus)).toString().split('\n').filter(Boolean).slice(0, docs);
-  const mapping = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'bench', 'workloads', 'debian-packages', 'index.json'), 'utf8')) as Record<string, unknown>;
+  const dir = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
+  if (!fs.existsSync(path.join(dir, 'debian-packages.ndjson.gz'))) throw new Error(`the Debian corpus is not in ${dir}`);
+  const [bulk] = corpus.buildBodies(dir, 'debian-packages', { batch: docs, limit: docs }).bodies;
+  const mapping = JSON.parse(fs.readFileSync(corpus.mappingPath('debian-packages'), 'utf8')) as Record<string, unknown>;
   mapping.settings = { number_of_shards: 2, number_of_replicas: 0 };
   await fetch(`${base}/${INDEX}`, { method: 'DELETE' });
   const created = await fetch(`${base}/${INDEX}`, { method: 'PUT', body: JSON.stringify(mapping), headers: { 'content-type': 'application/json' } });
   if (!created.ok) throw new Error(`${base}: creating ${INDEX} answered ${created.status} ${await created.text()}`);
-  const bulk = lines.map((l) => `{"index":{"_id":${JSON.stringify((JSON.parse(l) as { id: string }).id)}}}\n${l}\n`).join('');
   const res = await fetch(`${base}/${INDEX}/_bulk?refresh=true`, { method: 'POST', body: bulk, headers: { 'content-type': 'application/x-ndjson' } });
   const out = (await res.json()) as { errors?: boolean };
   if (!res.ok || out.errors) throw new Error(`${base}: loading ${INDEX} failed`);

@@ -93,10 +93,10 @@ impl Node {
             poll,
             crate::util::priority::favour_current_thread,
         )?;
-        crate::util::priority::run_lowered(move || Node::open_here(config, search_pool))
+        crate::util::priority::run_lowered(move || Node::open_here(config, search_pool, cores))
     }
 
-    fn open_here(config: NodeConfig, search_pool: WorkerPool) -> Result<Arc<Node>> {
+    fn open_here(config: NodeConfig, search_pool: WorkerPool, cores: usize) -> Result<Arc<Node>> {
         let data = &config.data_path;
         std::fs::create_dir_all(data.join("indices"))?;
         let id_path = data.join("_state").join("node.json");
@@ -126,9 +126,6 @@ impl Node {
             let svc = IndexService::open(&dir)?;
             indices.insert(svc.name(), svc);
         }
-        let cores = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2);
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id.into(),

@@ -1,4 +1,5 @@
 import { route, type ActionSpec } from '../../http/action';
+import { QUERY_STRING_PARAMS } from './query-string-params';
 
 export const searchSearch: ActionSpec = {
   action: 'indices:data/read/search',
@@ -6,26 +7,21 @@ export const searchSearch: ActionSpec = {
   // As RestSearchAction reads them: the query string's options under `q`, the term
   // suggester's under `suggest_field`.
   paramsWith: {
-    q: ['analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient'],
+    ...QUERY_STRING_PARAMS,
     suggest_field: ['suggest_mode', 'suggest_size', 'suggest_text'],
   },
   params: [
     'allow_no_indices',
     'allow_partial_search_results',
-    'analyzer',
-    'analyze_wildcard',
     'batched_reduce_size',
     'cancel_after_time_interval',
     'ccs_minimize_roundtrips',
-    'default_operator',
-    'df',
     'docvalue_fields',
     'expand_wildcards',
     'explain',
     'from',
     'ignore_throttled',
     'ignore_unavailable',
-    'lenient',
     'max_concurrent_shard_requests',
     'phase_took',
     'pre_filter_shard_size',
@@ -45,9 +41,6 @@ export const searchSearch: ActionSpec = {
     'stats',
     'stored_fields',
     'suggest_field',
-    'suggest_mode',
-    'suggest_size',
-    'suggest_text',
     'terminate_after',
     'timeout',
     'track_scores',

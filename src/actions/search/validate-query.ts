@@ -1,4 +1,5 @@
 import { route, type ActionSpec } from '../../http/action';
+import { QUERY_STRING_PARAMS } from './query-string-params';
 
 export const searchValidateQuery: ActionSpec = {
   action: 'indices:admin/validate/query',
@@ -9,6 +10,6 @@ export const searchValidateQuery: ActionSpec = {
     route('GET', '/:index/_validate/query'),
     route('POST', '/:index/_validate/query'),
   ],
-  paramsWith: { q: ['analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient'] },
-  params: ['all_shards', 'allow_no_indices', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'expand_wildcards', 'explain', 'ignore_unavailable', 'lenient', 'q', 'rewrite'],
+  paramsWith: QUERY_STRING_PARAMS,
+  params: ['all_shards', 'allow_no_indices', 'expand_wildcards', 'explain', 'ignore_unavailable', 'q', 'rewrite'],
 };

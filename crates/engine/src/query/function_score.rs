@@ -349,7 +349,8 @@ pub fn scale_boost(q: &Dsl, f: f32) -> Option<Dsl> {
 
 /// `failed to create query: <reason>` around a shard-level build failure.
 fn create_failure(cx: &Context, e: Error) -> Error {
-    if e.kind == ErrorKind::QueryShard || e.kind == ErrorKind::Parsing {
+    // A shard's own exception passes through `create_failure` itself.
+    if e.kind == ErrorKind::Parsing {
         return e;
     }
     cx.create_failure(e)
