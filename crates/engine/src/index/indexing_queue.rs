@@ -109,6 +109,11 @@ mod tests {
         let indexer = {
             let q = q.clone();
             std::thread::spawn(move || {
+                // Only once the writer waits: were the first drops to come before it looked,
+                // it could find the queue no longer full and go on without waiting.
+                while !q.waiting.load(Ordering::Acquire) {
+                    std::thread::yield_now();
+                }
                 for d in docs {
                     drop(d);
                     std::thread::yield_now();
