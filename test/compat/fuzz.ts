@@ -1,5 +1,5 @@
 // npm run compat:fuzz -- --quarry <url> [--opensearch http://127.0.0.1:9201] [--kind <kind>]...
-//                        [--rounds 400] [--seed 1] [--docs 3000] [--messages]
+//                        [--rounds 400] [--seed 1] [--docs 3000] [--messages] [--keep]
 //
 // Sends the same random requests to a real OpenSearch and to Quarry and prints where they part:
 // the status, the total, the hit ids, and (for errors) the type and root cause's type; with
@@ -7,12 +7,14 @@
 // divergence worth keeping becomes a recorded step in scenarios/ (nothing here is a test).
 //
 //   kinds: query_string, simple_query_string (random operator strings), dsl (query trees with
-//   wrong types and odd options), body (search body parameters), url (_search URL parameters);
-//   all of them by default.
+//   wrong types and odd options), body (search body parameters), url (_search URL parameters),
+//   sort (sort levels with order, mode, missing, unmapped_type), highlight (highlighter options on
+//   text queries); all of them by default. Besides status, total and ids, every hit's `_score`
+//   (to 1e-5 relative), `sort` values and `highlight` are compared.
 //
 // Both servers get the index `fuzz_docs`: the first --docs documents of
 // ../shared/corpus/debian-packages.ndjson.gz, on two shards, mapped as the bench workload maps
-// them. An OpenSearch 500 (its own bugs: a null pointer, an illegal state) is not counted.
+// them (and keep it with --keep, for probing by hand). An OpenSearch 500 (its own bugs: a null pointer, an illegal state) is not counted.
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,17 +34,18 @@ interface Args {
   seed: number;
   docs: number;
   messages: boolean;
+  keep: boolean;
 }
 
-const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url'];
+const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url', 'sort', 'highlight'];
 const INDEX = 'fuzz_docs';
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quarry: '', opensearch: 'http://127.0.0.1:9201', kinds: [], rounds: 400, seed: 1, docs: 3000, messages: false };
+  const args: Args = { quarry: '', opensearch: 'http://127.0.0.1:9201', kinds: [], rounds: 400, seed: 1, docs: 3000, messages: false, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
-    if (flag === '--messages') {
-      args.messages = true;
+    if (flag === '--messages' || flag === '--keep') {
+      args[flag.slice(2) as 'messages' | 'keep'] = true;
       continue;
     }
     const v = argv[++i];
@@ -77,7 +80,8 @@ class Rng {
   constructor(private state: number) {}
   below(n: number): number {
     this.state = (this.state * 1103515245 + 12345) & 0x7fffffff;
-    return this.state % n;
+    // The high bits: an LCG's low bits repeat with short periods.
+    return (this.state >>> 15) % n;
   }
   pick<T>(items: readonly T[]): T {
     return items[this.below(items.length)] as T;
@@ -165,6 +169,57 @@ const BODY: Record<string, (r: Rng) => unknown> = {
   indices_boost: (r) => r.pick<unknown>([[{ [INDEX]: 2 }], { [INDEX]: 2 }, 'x']),
 };
 
+const TEXT_QUERIES = [
+  { match: { description: 'network file system' } },
+  { match_phrase: { description: 'command line' } },
+  { query_string: { query: 'game* OR "text editor"' } },
+  { multi_match: { query: 'python library', fields: ['description_short', 'description'] } },
+  { bool: { must: { match: { description: 'library' } }, should: { match: { description_short: 'python' } } } },
+  { match: { description: { query: 'netwrk', fuzziness: 'AUTO' } } },
+  { prefix: { description: 'net' } },
+  { wildcard: { description: 'f*e' } },
+  { term: { section: 'games' } },
+  { match_all: {} },
+];
+
+function sortLevel(r: Rng): unknown {
+  const field = r.pick(['size', 'installed_size', 'package', 'section', 'tags', 'version', '_score', 'nosuch', 'description']);
+  switch (r.below(4)) {
+    case 0:
+      return field;
+    case 1:
+      return { [field]: r.pick(['asc', 'desc']) };
+    default: {
+      const o: Record<string, unknown> = {};
+      if (r.below(2)) o.order = r.pick(['asc', 'desc']);
+      if (r.below(3) === 0) o.mode = r.pick(['min', 'max', 'avg', 'sum', 'median']);
+      if (r.below(3) === 0) o.missing = r.pick<unknown>(['_first', '_last', 5, 'zzz']);
+      if (r.below(4) === 0) o.unmapped_type = r.pick(['long', 'keyword', 'x']);
+      return { [field]: o };
+    }
+  }
+}
+
+function highlightSpec(r: Rng): Record<string, unknown> {
+  const opts = (): Record<string, unknown> => {
+    const o: Record<string, unknown> = {};
+    if (r.below(3) === 0) o.fragment_size = r.pick<unknown>([0, 20, 50, 150, 400]);
+    if (r.below(3) === 0) o.number_of_fragments = r.pick<unknown>([0, 1, 3, 10]);
+    if (r.below(4) === 0) o.pre_tags = r.pick<unknown>([['<b>'], ['[', '{']]);
+    if (r.below(4) === 0) o.post_tags = r.pick<unknown>([['</b>'], [']', '}']]);
+    if (r.below(4) === 0) o.require_field_match = r.pick([true, false]);
+    if (r.below(5) === 0) o.no_match_size = r.pick<unknown>([0, 30, 200]);
+    if (r.below(5) === 0) o.order = r.pick(['score', 'none']);
+    if (r.below(6) === 0) o.highlight_query = { match: { description: r.pick(['game', 'library python', 'network']) } };
+    if (r.below(6) === 0) o.type = r.pick(['unified', 'plain']);
+    return o;
+  };
+  const fields: Record<string, unknown> = {};
+  for (const f of ['description', 'description_short', 'package', 'section', 'desc*', 'size']) if (r.below(3) === 0) fields[f] = opts();
+  if (Object.keys(fields).length === 0) fields.description = opts();
+  return { ...opts(), fields };
+}
+
 const URL_PARAMS: Record<string, (r: Rng) => string> = {
   q: (r) => r.pick(['game', 'description:game', 'size:>100', 'x:(']),
   df: (r) => r.pick(['description', 'nosuch']),
@@ -205,6 +260,12 @@ function generate(kind: string, r: Rng): Request {
       }
       return { method: 'POST', url: search, body };
     }
+    case 'sort': {
+      const sort = Array.from({ length: 1 + r.below(3) }, () => sortLevel(r));
+      return { method: 'POST', url: search, body: { query: r.pick(TEXT_QUERIES), sort: r.below(5) ? sort : sort[0], size: 5, _source: false, track_scores: r.below(2) === 0 } };
+    }
+    case 'highlight':
+      return { method: 'POST', url: search, body: { query: r.pick(TEXT_QUERIES), highlight: highlightSpec(r), size: 5, _source: false } };
     default: {
       const params = new URLSearchParams({ size: '3', sort: 'package:asc' });
       const keys = Object.keys(URL_PARAMS);
@@ -223,6 +284,28 @@ interface Answer {
   ids: string;
   error: string;
   reason: string;
+  /** Each hit's score, sort values and highlight. */
+  hits: { score: unknown; sort: unknown; highlight: unknown }[];
+}
+
+function sameScore(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'number' || typeof b !== 'number') return a === b;
+  return Math.abs(a - b) <= 1e-5 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** Where two answers' hits part, or '' when they agree. */
+function hitsDiffer(a: Answer, b: Answer): string {
+  for (let i = 0; i < Math.min(a.hits.length, b.hits.length); i++) {
+    const [x, y] = [a.hits[i], b.hits[i]] as [Answer['hits'][number], Answer['hits'][number]];
+    if (!sameScore(x.score, y.score)) return `hit ${i} _score ${JSON.stringify(x.score)} / ${JSON.stringify(y.score)}`;
+    const sx = JSON.stringify(x.sort);
+    const sy = JSON.stringify(y.sort);
+    if (sx !== sy && !(Array.isArray(x.sort) && Array.isArray(y.sort) && x.sort.every((v, j) => sameScore(v, (y.sort as unknown[])[j])))) return `hit ${i} sort ${sx} / ${sy}`;
+    const hx = JSON.stringify(x.highlight);
+    const hy = JSON.stringify(y.highlight);
+    if (hx !== hy) return `hit ${i} highlight ${hx} / ${hy}`;
+  }
+  return '';
 }
 
 async function send(base: string, req: Request): Promise<Answer> {
@@ -232,7 +315,7 @@ async function send(base: string, req: Request): Promise<Answer> {
     headers: req.body === undefined ? {} : { 'content-type': 'application/json' },
     signal: AbortSignal.timeout(10_000),
   });
-  const json = (await res.json().catch(() => ({}))) as { hits?: { total?: unknown; hits?: { _id: string }[] }; error?: { type?: string; root_cause?: { type?: string; reason?: string }[] } };
+  const json = (await res.json().catch(() => ({}))) as { hits?: { total?: unknown; hits?: { _id: string; _score?: unknown; sort?: unknown; highlight?: unknown }[] }; error?: { type?: string; root_cause?: { type?: string; reason?: string }[] } };
   const total = json.hits?.total;
   const root = json.error?.root_cause?.[0];
   return {
@@ -241,6 +324,7 @@ async function send(base: string, req: Request): Promise<Answer> {
     ids: (json.hits?.hits ?? []).map((h) => h._id).join(','),
     error: json.error ? `${json.error.type}/${root?.type}` : '',
     reason: root?.reason ?? '',
+    hits: (json.hits?.hits ?? []).map((h) => ({ score: h._score, sort: h.sort, highlight: h.highlight })),
   };
 }
 
@@ -271,15 +355,17 @@ async function main(): Promise<void> {
     const q = await send(args.quarry, req);
     const same =
       os.status === q.status && os.total === q.total && os.ids === q.ids && os.error === q.error && (!args.messages || os.reason === q.reason);
-    if (same) continue;
+    const detail = same ? hitsDiffer(os, q) : '';
+    if (same && !detail) continue;
     differ++;
-    const key = `${os.status}/${q.status}`;
+    const key = detail ? (detail.split(" ")[2] as string) : `${os.status}/${q.status}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
     const show = (a: Answer) => `${a.status} ${JSON.stringify(a.total)} [${a.ids}] ${a.error} ${a.reason.slice(0, 200)}`;
-    process.stdout.write(`${req.method} ${req.url} ${req.body === undefined ? '' : JSON.stringify(req.body)}\n  opensearch ${show(os)}\n  quarry     ${show(q)}\n`);
+    const where = detail ? `  ${detail}\n` : `  opensearch ${show(os)}\n  quarry     ${show(q)}\n`;
+    process.stdout.write(`${req.method} ${req.url} ${req.body === undefined ? '' : JSON.stringify(req.body)}\n${where}`);
   }
   process.stdout.write(`\n${differ} of ${args.rounds} requests differ ${JSON.stringify(Object.fromEntries(tally))}\n`);
-  for (const base of [args.opensearch, args.quarry]) await fetch(`${base}/${INDEX}`, { method: 'DELETE' });
+  if (!args.keep) for (const base of [args.opensearch, args.quarry]) await fetch(`${base}/${INDEX}`, { method: 'DELETE' });
 }
 
 main().catch((e: unknown) => {

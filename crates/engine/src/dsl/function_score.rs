@@ -529,12 +529,6 @@ fn parse_field_value_factor(body: &Node) -> Result<ScoreFunction> {
     })
 }
 
-/// Java's `String.hashCode` (over UTF-16 code units).
-pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32))
-}
-
 fn parse_random(body: &Node) -> Result<(ScoreFunction, Option<String>)> {
     let mut seed = None;
     let mut field = None;
@@ -555,7 +549,7 @@ fn parse_random(body: &Node) -> Result<(ScoreFunction, Option<String>)> {
                             v.pos,
                         )),
                     },
-                    J::Str(s) => java_string_hash(s),
+                    J::Str(s) => crate::util::java_hash::string_hash(s),
                     _ => {
                         return Err(parsing(
                             format!(
@@ -673,7 +667,6 @@ mod tests {
 
     #[test]
     fn seeds_hash_like_java() {
-        assert_eq!(java_string_hash("abc"), 96354);
         let f = fs(r#"{"function_score":{"random_score":{"seed":12345678901,"field":"f"}}}"#);
         let v: i64 = 12345678901;
         assert_eq!(

@@ -468,7 +468,7 @@ pub fn set_shard(shard: usize) {
 
 fn shard_salt(cx: &Context) -> i32 {
     let shard = SHARD.with(|s| s.get()) as i32;
-    (crate::dsl::function_score::java_string_hash(cx.index) << 10) | shard
+    (crate::util::java_hash::string_hash(cx.index) << 10) | shard
 }
 
 /// hppc's `BitMixer.mix32` (murmur3's finalizer).
@@ -558,7 +558,7 @@ fn decay(
         Some(k) if fm.ty != FieldType::Boolean => k,
         _ => {
             // Java prints the field type object; its identity hash is this process's own.
-            let hash = crate::dsl::function_score::java_string_hash(field) as u32;
+            let hash = crate::util::java_hash::string_hash(field) as u32;
             return Err(crate::dsl::parsing(
                 format!(
                     "field [{field}] is of type [{}@{hash:x}], but only numeric types are supported.",
@@ -1399,7 +1399,7 @@ mod tests {
     fn random_matches_opensearch() {
         // OpenSearch 2.19: index fn_books, shard 0, seed 42, _seq_no 0 scores 0.3410765.
         // Shard 0: the shard number ORed in below the hash is nothing.
-        let salt = crate::dsl::function_score::java_string_hash("fn_books") << 10;
+        let salt = crate::util::java_hash::string_hash("fn_books") << 10;
         let salted = mix32(42 ^ salt);
         let h = murmur(b"0", salted);
         let s = (h & 0x00FF_FFFF) as f32 / (1u32 << 24) as f32;

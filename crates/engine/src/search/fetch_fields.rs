@@ -415,28 +415,8 @@ pub fn matched_queries(
             out.push((name.clone(), s.score()));
         }
     }
-    java_hash_order(&mut out);
+    crate::util::java_hash::hash_order(&mut out);
     out
-}
-
-/// Java's `String.hashCode`.
-fn java_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
-}
-
-/// Orders keys as a Java `HashMap` iterates them (bucket order, then insertion order), which
-/// is how OpenSearch lists `matched_queries`.
-fn java_hash_order<T>(items: &mut [(String, T)]) {
-    let mut cap = 16usize;
-    while items.len() > cap * 3 / 4 {
-        cap *= 2;
-    }
-    let bucket = |s: &str| {
-        let h = java_hash(s) as u32;
-        ((h ^ (h >> 16)) as usize) & (cap - 1)
-    };
-    items.sort_by_key(|(k, _)| bucket(k));
 }
 
 #[cfg(test)]
@@ -452,15 +432,5 @@ mod tests {
             "1459728000000"
         );
         assert!(glob("t*", "tags") && !glob("t*", "pages"));
-    }
-
-    #[test]
-    fn hash_order() {
-        let mut v = vec![("t_quick".to_string(), 0), ("tag_animals".to_string(), 0)];
-        java_hash_order(&mut v);
-        assert_eq!(v[0].0, "tag_animals");
-        let mut v = vec![("t_quick".to_string(), 0), ("big".to_string(), 0)];
-        java_hash_order(&mut v);
-        assert_eq!(v[0].0, "big");
     }
 }

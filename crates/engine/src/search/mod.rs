@@ -192,7 +192,7 @@ fn terminate_after_cut(
 
 /// `ranks`: each shard's place in the tie-break (`shard_order`).
 fn cmp_candidates(a: &Candidate, b: &Candidate, req: &SearchRequest, ranks: &[usize]) -> Ordering {
-    if req.sort.is_empty() {
+    if req.sorts_by_score_only() {
         return b
             .score
             .total_cmp(&a.score)
@@ -237,7 +237,8 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
         )
         .with_status(500));
     }
-    if req.sort.is_empty() {
+    // A sort on the score alone, descending, is no sort to OpenSearch (`SortBuilder.buildSort`).
+    if req.sorts_by_score_only() {
         return Err(Error::illegal_argument(
             "Sort must contain at least one field.",
         ));
@@ -793,7 +794,8 @@ fn fetch(
             hit.insert("highlight".into(), v);
         }
     }
-    if !req.sort.is_empty() {
+    // Hits of a search by relevance carry no sort values, even when it names `_score` desc.
+    if !req.sorts_by_score_only() {
         let values: Vec<Value> = req
             .sort
             .iter()

@@ -1,6 +1,7 @@
 pub mod fs;
 pub mod ids;
 pub mod jackson_pretty;
+pub mod java_hash;
 pub mod json_cursor;
 pub mod json_syntax;
 pub mod memory;

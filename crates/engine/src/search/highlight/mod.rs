@@ -6,6 +6,7 @@
 //! [`split`]).
 
 pub mod breaks;
+pub mod plain;
 pub mod split;
 pub mod terms;
 pub mod unified;
@@ -16,8 +17,8 @@ use crate::error::{Error, Result};
 use crate::index::mapping::{FieldMapping, FieldType, Mapping};
 use crate::query::Context;
 use breaks::BreakIterator;
-use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use terms::{Matcher, Part};
 use unified::{Breaker, Hit};
 
@@ -195,7 +196,20 @@ fn parse_field(name: &str, v: &Node) -> std::result::Result<Options, (Error, Pos
             return Err((inner, x.pos));
         }
     }
+    untagged(&o, v.end).map_err(|e| (e, v.end))?;
     Ok(o)
+}
+
+/// OpenSearch's check as each highlight builder's object closes: its own `pre_tags` need its
+/// own `post_tags` (another scope's do not count).
+fn untagged(o: &Options, end: Pos) -> Result<()> {
+    if o.pre_tags.is_some() && o.post_tags.is_none() {
+        return Err(dsl::parsing(
+            "pre_tags are set but post_tags are not set",
+            end,
+        ));
+    }
+    Ok(())
 }
 
 /// Parses the body's `highlight` object.
@@ -276,6 +290,7 @@ pub fn parse(v: &Node) -> Result<Highlight> {
             _ => return Err(x_content(format!("[highlight] unknown field [{k}]"), *kpos)),
         }
     }
+    untagged(&h.global, v.end)?;
     Ok(h)
 }
 
@@ -383,8 +398,15 @@ fn tokens(cx: &Context, fm: &FieldMapping, values: &[String]) -> Vec<Token> {
     out
 }
 
-/// The tokens a phrase matches, as indexes into `toks`.
-fn phrase_matches(toks: &[Token], parts: &[(usize, Part)], slop: u32, out: &mut BTreeSet<usize>) {
+/// The tokens a phrase matches, as indexes into `toks`, and each match's first and last
+/// position.
+fn phrase_matches(
+    toks: &[Token],
+    parts: &[(usize, Part)],
+    slop: u32,
+    out: &mut BTreeSet<usize>,
+    spans: &mut Vec<(Vec<usize>, (usize, usize))>,
+) {
     let Some((_, first)) = parts.first() else {
         return;
     };
@@ -431,15 +453,25 @@ fn phrase_matches(toks: &[Token], parts: &[(usize, Part)], slop: u32, out: &mut 
             }
         }
         if ok && moves <= slop {
-            out.extend(found);
+            let first = found.iter().map(|&j| toks[j].pos).min().unwrap_or(t.pos);
+            let last = found.iter().map(|&j| toks[j].pos).max().unwrap_or(t.pos);
+            out.extend(found.iter().copied());
+            spans.push((found, (first, last)));
         }
     }
 }
 
-/// The matches of a field's matchers in its tokens, ordered as Lucene's offsets enums merge.
-fn hits(toks: &[Token], matchers: &[&Matcher]) -> Vec<Hit> {
-    // term (None: a pattern, by label) → matched token indexes
+/// The tokens each of a field's matchers matches: `(term, key, token indexes)` per term (a
+/// pattern's matches counting as one, with no term), and the phrases' matches with their first
+/// and last positions.
+type Matched = (
+    Vec<(Option<String>, String, BTreeSet<usize>)>,
+    Vec<(Vec<usize>, (usize, usize))>,
+);
+
+fn matched(toks: &[Token], matchers: &[&Matcher]) -> Matched {
     let mut by_term: Vec<(Option<String>, String, BTreeSet<usize>)> = Vec::new();
+    let mut spans = Vec::new();
     fn slot(
         by_term: &mut Vec<(Option<String>, String, BTreeSet<usize>)>,
         term: Option<String>,
@@ -469,7 +501,7 @@ fn hits(toks: &[Token], matchers: &[&Matcher]) -> Vec<Hit> {
             }
             Matcher::Phrase { parts, slop } => {
                 let mut found = BTreeSet::new();
-                phrase_matches(toks, parts, *slop, &mut found);
+                phrase_matches(toks, parts, *slop, &mut found, &mut spans);
                 for i in found {
                     let t = toks[i].text.clone();
                     let s = slot(&mut by_term, Some(t.clone()), format!("t:{t}"));
@@ -478,6 +510,12 @@ fn hits(toks: &[Token], matchers: &[&Matcher]) -> Vec<Hit> {
             }
         }
     }
+    (by_term, spans)
+}
+
+/// The matches of a field's matchers in its tokens, ordered as Lucene's offsets enums merge.
+fn hits(toks: &[Token], matchers: &[&Matcher]) -> Vec<Hit> {
+    let (by_term, _) = matched(toks, matchers);
     let mut out = Vec::new();
     for (term, key, set) in &by_term {
         let freq = set.len() as u32;
@@ -530,24 +568,33 @@ impl<'a> ShardHighlighter<'a> {
     }
 
     /// The `highlight` object of one hit, `None` when no field has a fragment.
+    ///
+    /// As OpenSearch's `HighlightPhase`: a field named again (itself or through a pattern) is
+    /// highlighted by the last spec naming it, and the fields come out in the order of the Java
+    /// `HashMap` it collects them in.
     pub fn hit(&self, src: &Value) -> Result<Option<Value>> {
-        let mut out = Map::new();
-        for (i, (name, field_opts)) in self.h.fields.iter().enumerate() {
-            let o = field_opts.or(&self.h.global);
-            let extracted = self.own[i].as_ref().unwrap_or(&self.search);
+        let mut specs: Vec<(String, &FieldMapping, usize)> = Vec::new();
+        for (i, (name, _)) in self.h.fields.iter().enumerate() {
             for (path, fm) in expand(self.cx.mapping, name) {
-                if out.contains_key(&path) {
-                    continue;
-                }
-                if let Some(frags) = self.field(&path, fm, &o, extracted, src)? {
-                    out.insert(
-                        path,
-                        Value::Array(frags.into_iter().map(Value::from).collect()),
-                    );
+                match specs.iter_mut().find(|(p, ..)| *p == path) {
+                    Some(spec) => *spec = (path, fm, i),
+                    None => specs.push((path, fm, i)),
                 }
             }
         }
-        Ok((!out.is_empty()).then_some(Value::Object(out)))
+        let mut out = Vec::new();
+        for (path, fm, i) in specs {
+            let o = self.h.fields[i].1.or(&self.h.global);
+            let extracted = self.own[i].as_ref().unwrap_or(&self.search);
+            if let Some(frags) = self.field(&path, fm, &o, extracted, src)? {
+                out.push((
+                    path,
+                    Value::Array(frags.into_iter().map(Value::from).collect()),
+                ));
+            }
+        }
+        crate::util::java_hash::hash_order(&mut out);
+        Ok((!out.is_empty()).then(|| Value::Object(out.into_iter().collect())))
     }
 
     fn field(
@@ -585,6 +632,9 @@ impl<'a> ShardHighlighter<'a> {
         let no_match_size = o.no_match_size.unwrap_or(0).max(0) as usize;
         if matchers.is_empty() && no_match_size == 0 {
             return Ok(None);
+        }
+        if o.highlighter_type.as_deref() == Some("plain") {
+            return self.plain(path, fm, o, &values, &matchers);
         }
         let sep = String::from_utf16_lossy(&[split::SEP]);
         let text: Vec<u16> = values.join(&sep).encode_utf16().collect();
@@ -628,16 +678,7 @@ impl<'a> ShardHighlighter<'a> {
         if passages.is_empty() && no_match_size > 0 {
             passages.extend(no_match_passage(&text, no_match_size));
         }
-        let pre = o
-            .pre_tags
-            .as_ref()
-            .and_then(|t| t.first().cloned())
-            .unwrap_or_else(|| "<em>".into());
-        let post = o
-            .post_tags
-            .as_ref()
-            .and_then(|t| t.first().cloned())
-            .unwrap_or_else(|| "</em>".into());
+        let (pre, post) = tags(o);
         let html = o.html.unwrap_or(false);
         let mut snippets: Vec<(String, f32)> = passages
             .iter()
@@ -655,6 +696,128 @@ impl<'a> ShardHighlighter<'a> {
         }
         Ok(Some(snippets.into_iter().map(|(s, _)| s).collect()))
     }
+}
+
+impl ShardHighlighter<'_> {
+    /// The `plain` highlighter's fragments of a field: each value's best, those with a query
+    /// term in them, as OpenSearch's `PlainHighlighter` gathers them.
+    fn plain(
+        &self,
+        path: &str,
+        fm: &FieldMapping,
+        o: &Options,
+        values: &[String],
+        matchers: &[&Matcher],
+    ) -> Result<Option<Vec<String>>> {
+        let nfrag = o.number_of_fragments.unwrap_or(5).max(0) as usize;
+        let size = o.fragment_size.unwrap_or(100).max(0) as usize;
+        let fragmenter = match o.fragmenter.as_deref() {
+            _ if nfrag == 0 => plain::Fragmenter::Null,
+            None | Some("span") => plain::Fragmenter::Span(size),
+            Some("simple") => plain::Fragmenter::Simple(size),
+            Some(other) => {
+                return Err(Error::illegal_argument(format!(
+                    "unknown fragmenter option [{other}] for the field [{path}]"
+                )))
+            }
+        };
+        let (pre, post) = tags(o);
+        let opts = plain::Plain {
+            fragmenter: &fragmenter,
+            max: nfrag.max(1),
+            pre: &pre,
+            post: &post,
+            html: o.html.unwrap_or(false),
+        };
+        let mut frags = Vec::new();
+        for v in values {
+            let toks = tokens(self.cx, fm, std::slice::from_ref(v));
+            let (by_term, phrases) = matched(&toks, matchers);
+            let hit: BTreeMap<usize, f32> = by_term
+                .into_iter()
+                .flat_map(|(.., set)| set)
+                .map(|i| (i, token_weight(matchers, &toks[i].text)))
+                .collect();
+            let mut spans: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+            for (found, span) in &phrases {
+                for &i in found {
+                    spans.entry(toks[i].text.as_str()).or_default().push(*span);
+                }
+            }
+            let plain_toks = plain_tokens(&toks);
+            frags.extend(
+                plain::fragments(v, &plain_toks, &hit, &spans, &opts)
+                    .into_iter()
+                    .filter(|f| f.score > 0.0),
+            );
+        }
+        if o.score_ordered.unwrap_or(false) {
+            // OpenSearch compares `Math.round(b.score - a.score)`, in a sort stable at this size.
+            frags.sort_by(|a, b| ((b.score - a.score + 0.5).floor() as i64).cmp(&0));
+        }
+        let n = if nfrag == 0 && values.len() > 1 {
+            frags.len()
+        } else {
+            frags.len().min(nfrag.max(1))
+        };
+        if n > 0 {
+            return Ok(Some(frags.into_iter().take(n).map(|f| f.text).collect()));
+        }
+        let no_match_size = o.no_match_size.unwrap_or(0).max(0) as usize;
+        if no_match_size == 0 {
+            return Ok(None);
+        }
+        let Some(first) = values.first() else {
+            return Ok(None);
+        };
+        let units: Vec<u16> = first.encode_utf16().collect();
+        let toks = tokens(self.cx, fm, std::slice::from_ref(first));
+        Ok(plain::no_match_end(&plain_tokens(&toks), no_match_size)
+            .filter(|&end| end > 0)
+            .map(|end| vec![String::from_utf16_lossy(&units[..end])]))
+    }
+}
+
+/// A matched term's weight in the plain highlighter's fragment scores: the highest its
+/// matchers give it (query boosts are not carried).
+fn token_weight(matchers: &[&Matcher], text: &str) -> f32 {
+    matchers
+        .iter()
+        .filter_map(|m| match m {
+            Matcher::Term(t) => (t == text).then_some(1.0),
+            Matcher::Phrase { parts, .. } => {
+                parts.iter().any(|(_, p)| p.accepts(text)).then_some(1.0)
+            }
+            Matcher::Pattern { pattern, .. } => pattern.weight(text),
+        })
+        .fold(0.0, f32::max)
+}
+
+/// One value's tokens as the plain highlighter walks them (positions as increments).
+fn plain_tokens(toks: &[Token]) -> Vec<plain::PlainToken<'_>> {
+    toks.iter()
+        .enumerate()
+        .map(|(i, t)| plain::PlainToken {
+            text: &t.text,
+            pos_inc: if i == 0 {
+                t.pos + 1
+            } else {
+                t.pos - toks[i - 1].pos
+            },
+            start: t.start,
+            end: t.end,
+        })
+        .collect()
+}
+
+/// The first pre and post tags (the highlighters use only those).
+fn tags(o: &Options) -> (String, String) {
+    let first = |t: &Option<Vec<String>>, default: &str| {
+        t.as_ref()
+            .and_then(|t| t.first().cloned())
+            .unwrap_or_else(|| default.into())
+    };
+    (first(&o.pre_tags, "<em>"), first(&o.post_tags, "</em>"))
 }
 
 /// The start of the first value up to the word boundary after `size` (OpenSearch's

@@ -41,9 +41,16 @@ pub enum Pattern {
 
 impl Pattern {
     pub fn accepts(&self, token: &str) -> bool {
+        self.weight(token).is_some()
+    }
+
+    /// The weight of a term the pattern accepts, as Lucene's scoring rewrite boosts it: a fuzzy
+    /// pattern's `FuzzyTermsEnum` similarity (1 − edits ÷ the shorter length in code points),
+    /// 1 for the others.
+    pub fn weight(&self, token: &str) -> Option<f32> {
         match self {
-            Pattern::Prefix(p) => token.starts_with(p.as_str()),
-            Pattern::Regex(re) => re.is_match(token),
+            Pattern::Prefix(p) => token.starts_with(p.as_str()).then_some(1.0),
+            Pattern::Regex(re) => re.is_match(token).then_some(1.0),
             Pattern::Fuzzy {
                 text,
                 edits,
@@ -52,7 +59,7 @@ impl Pattern {
             } => {
                 let t: Vec<char> = token.chars().collect();
                 if t.len() < *prefix || text.len() < *prefix || t[..*prefix] != text[..*prefix] {
-                    return false;
+                    return None;
                 }
                 let (a, b) = (&text[*prefix..], &t[*prefix..]);
                 let d = if *transpositions {
@@ -60,7 +67,13 @@ impl Pattern {
                 } else {
                     crate::search::suggest::levenshtein(a, b)
                 };
-                d <= *edits as usize
+                (d <= *edits as usize).then(|| {
+                    if d == 0 {
+                        1.0
+                    } else {
+                        1.0 - d as f32 / t.len().min(text.len()) as f32
+                    }
+                })
             }
         }
     }
