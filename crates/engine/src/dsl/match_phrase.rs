@@ -57,13 +57,14 @@ pub fn parse(body: &Node) -> Result<Query> {
                     _ => return Err(unsupported("match_phrase", k, x.pos)),
                 }
             }
-            if q.query.is_null() {
-                return Err(Error::illegal_argument(
-                    "[match_phrase] requires query value",
-                ));
-            }
         }
         _ => q.query = v.to_value(),
+    }
+    // Written out or short (`"field": null`), as the builder is made.
+    if q.query.is_null() {
+        return Err(Error::illegal_argument(
+            "[match_phrase] requires query value",
+        ));
     }
     Ok(Query::MatchPhrase(q))
 }

@@ -154,14 +154,6 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                     _ => return Err(unsupported(name, k, x.pos)),
                 }
             }
-            if q.query.is_null() {
-                // `match` checks once its body ends (a parsing error there); the others as
-                // their builder is made.
-                return Err(match name {
-                    "match" => parsing("No text specified for text query", body.end),
-                    _ => Error::illegal_argument(format!("[{name}] requires query value")),
-                });
-            }
         }
         J::Arr(_) => {
             return Err(parsing(
@@ -170,6 +162,14 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
             ))
         }
         _ => q.query = v.to_value(),
+    }
+    if q.query.is_null() {
+        // Whether written out or short (`"field": null`): `match` checks once its body ends (a
+        // parsing error there); the others as their builder is made.
+        return Err(match name {
+            "match" => parsing("No text specified for text query", body.end),
+            _ => Error::illegal_argument(format!("[{name}] requires query value")),
+        });
     }
     if name == "match" {
         super::negative_boost::check(q.boost, || {

@@ -17,6 +17,8 @@ pub struct MultiTermQuery {
     pub boost: f32,
     /// As given; the shard refuses one it cannot parse (`query::multi_term::check_rewrite`).
     pub rewrite: Option<String>,
+    /// `regexp`'s optional operators (`query::lucene_regexp`'s bits), all by default.
+    pub flags: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +86,7 @@ pub fn parse_wildcard(body: &Node) -> Result<Query> {
         case_insensitive: false,
         boost,
         rewrite: None,
+        flags: crate::query::lucene_regexp::ALL,
     };
     for (k, _, x) in opts {
         match k.as_str() {
@@ -104,52 +107,83 @@ pub fn parse_regexp(body: &Node) -> Result<Query> {
         case_insensitive: false,
         boost,
         rewrite: None,
+        flags: crate::query::lucene_regexp::ALL,
     };
     for (k, _, x) in opts {
         match k.as_str() {
             "case_insensitive" => q.case_insensitive = boolean("regexp", k, x)?,
-            "flags" => check_regexp_flags(&x.text().unwrap_or_default())?,
+            "flags" => q.flags = regexp_flags(&x.text().unwrap_or_default())?,
+            "flags_value" => q.flags = int("regexp", k, x)? as u32,
             "rewrite" => q.rewrite = x.text(),
-            "flags_value" | "max_determinized_states" | "_name" => {}
+            "max_determinized_states" | "_name" => {}
             _ => return Err(unsupported("regexp", k, x.pos)),
         }
     }
     Ok(Query::Regexp(q))
 }
 
-/// OpenSearch's `RegexpFlag.resolveValue`: `|`-separated flag names, any case.
-fn check_regexp_flags(flags: &str) -> Result<()> {
-    const KNOWN: &[&str] = &[
-        "INTERSECTION",
-        "COMPLEMENT",
-        "EMPTY",
-        "ANYSTRING",
-        "INTERVAL",
-        "NONE",
-        "ALL",
-    ];
+/// OpenSearch's `RegexpFlag.resolveValue`: `|`-separated flag names, any case, or'ed.
+fn regexp_flags(flags: &str) -> Result<u32> {
+    use crate::query::lucene_regexp as re;
+    let mut out = 0;
     for s in flags.split('|').filter(|s| !s.is_empty()) {
-        let upper = s.to_uppercase();
-        if upper == "ALL" {
-            return Ok(());
-        }
-        if !KNOWN.contains(&upper.as_str()) {
-            return Err(crate::error::Error::illegal_argument(format!(
-                "Unknown regexp flag [{s}]"
-            )));
-        }
+        out |= match s.to_uppercase().as_str() {
+            "INTERSECTION" => re::INTERSECTION,
+            "COMPLEMENT" => re::COMPLEMENT,
+            "EMPTY" => re::EMPTY,
+            "ANYSTRING" => re::ANYSTRING,
+            "INTERVAL" => re::INTERVAL,
+            "NONE" => 0,
+            // OpenSearch stops reading at ALL.
+            "ALL" => return Ok(re::ALL),
+            _ => {
+                return Err(crate::error::Error::illegal_argument(format!(
+                    "Unknown regexp flag [{s}]"
+                )))
+            }
+        };
     }
-    Ok(())
+    // No flag named at all is OpenSearch's default.
+    Ok(if flags.is_empty() { re::ALL } else { out })
 }
 
 pub fn parse_fuzzy(body: &Node) -> Result<Query> {
-    let (field, value, opts, boost) = value_and_options("fuzzy", body, &["value"])?;
-    if let J::Obj(_) = value.v {
-        return Err(parsing(
-            "[fuzzy] unexpected token [START_OBJECT] after [value]",
-            value.pos,
-        ));
+    // FuzzyQueryBuilder reads options only as plain values, and a short form's array as more
+    // fields (an empty one naming the field again, its values naming none).
+    let (name, v, _) = super::single_field("fuzzy", body)?;
+    match &v.v {
+        J::Obj(entries) => {
+            if let Some((k, _, x)) = entries
+                .iter()
+                .find(|(_, _, x)| matches!(x.v, J::Null | J::Arr(_) | J::Obj(_)))
+            {
+                let token = if matches!(x.v, J::Null) {
+                    "VALUE_NULL"
+                } else {
+                    x.token()
+                };
+                return Err(parsing(
+                    format!("[fuzzy] unexpected token [{token}] after [{k}]"),
+                    x.pos,
+                ));
+            }
+        }
+        J::Arr(items) => {
+            let (other, pos) = match items.first() {
+                Some(first) => ("null", first.pos),
+                None => (name.as_str(), v.end),
+            };
+            return Err(parsing(
+                format!(
+                    "[fuzzy] query doesn't support multiple fields, found [{name}] and [{other}]"
+                ),
+                pos,
+            ));
+        }
+        J::Null => return Err(Error::illegal_argument("query value cannot be null")),
+        _ => {}
     }
+    let (field, value, opts, boost) = value_and_options("fuzzy", body, &["value"])?;
     let mut q = FuzzyQuery {
         field,
         value: value.to_value(),

@@ -18,7 +18,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                         v.pos,
                     ));
                 }
-                found = Some((k.clone(), items.iter().map(Node::to_value).collect()));
+                found = Some((k.clone(), values(k, v, items)?));
             }
             (_, "boost") => boost = float("terms", k, v)?,
             (_, "_name") => {}
@@ -46,6 +46,40 @@ pub fn parse(body: &Node) -> Result<Query> {
     })
 }
 
+/// The values as `TermsQueryBuilder.parseValues` reads them off Jackson's tokens: a null is
+/// refused; a nested array's opening passes for a value, its elements too, and its closing
+/// ends the list, so what follows in the outer array is read as the query's own fields.
+fn values(field: &str, list: &Node, items: &[Node]) -> Result<Vec<serde_json::Value>> {
+    let no_value = |n: &Node| parsing("No value specified for terms query", n.pos);
+    let mut out = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        match &it.v {
+            J::Null => return Err(no_value(it)),
+            J::Arr(inner) => {
+                if let Some(n) = inner
+                    .iter()
+                    .take_while(|n| !matches!(n.v, J::Arr(_)))
+                    .find(|n| matches!(n.v, J::Null))
+                {
+                    return Err(no_value(n));
+                }
+                return Err(match items.get(i + 1) {
+                    None => parsing(
+                        format!("[terms] unknown token [END_ARRAY] after [{field}]"),
+                        list.end,
+                    ),
+                    Some(n) if matches!(n.v, J::Arr(_)) => {
+                        parsing("[terms] query does not support multiple fields", n.pos)
+                    }
+                    Some(n) => parsing(format!("[terms] query does not support [{field}]"), n.pos),
+                });
+            }
+            _ => out.push(it.to_value()),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::dsl::{parse_str, Query};
@@ -57,5 +91,22 @@ mod tests {
             matches!(q, Query::Terms { boost, ref values, .. } if boost == 3.0 && values.len() == 2)
         );
         assert!(parse_str(r#"{"terms":{"k":"a"}}"#).is_err());
+    }
+
+    #[test]
+    fn nulls_and_nested_arrays_as_opensearch_reads_them() {
+        let reason = |s: &str| parse_str(s).unwrap_err().reason;
+        assert_eq!(
+            reason(r#"{"terms":{"f":["a",null]}}"#),
+            "No value specified for terms query"
+        );
+        assert_eq!(
+            reason(r#"{"terms":{"f":[["a"]]}}"#),
+            "[terms] unknown token [END_ARRAY] after [f]"
+        );
+        assert_eq!(
+            reason(r#"{"terms":{"f":["x",["a"],"b"]}}"#),
+            "[terms] query does not support [f]"
+        );
     }
 }

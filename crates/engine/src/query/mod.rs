@@ -12,6 +12,7 @@ pub mod date_math;
 pub mod filtered;
 pub mod function_score;
 pub mod labelled;
+pub mod lucene_regexp;
 pub mod lucene_string;
 pub mod lucene_term;
 pub(crate) mod multi_term;
@@ -307,13 +308,16 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Regexp(r) => {
             let rewrite =
                 multi_term::check_rewrite(cx, r.rewrite.as_deref(), multi_term::runs_rewrite)?;
-            match multi_term::lucene_regex(&r.value) {
-                Some(re) => {
+            // A numeric field refuses before the pattern is read; an unmapped one reads it.
+            multi_term_field(cx, "regexp", &r.field)?;
+            match lucene_regexp::translate(&r.value, r.flags) {
+                Ok(Some(re)) => {
                     let text = || format!("{}:/{}/", r.field, r.value);
                     let (ci, boost) = (r.case_insensitive, r.boost);
                     pattern_query(cx, "regexp", &r.field, &re, ci, rewrite, boost, text)?
                 }
-                None => none(),
+                Ok(None) => none(),
+                Err(refusal) => return Err(cx.create_failure(refusal.error())),
             }
         }
         Ast::Fuzzy(fz) => fuzzy(cx, fz)?,

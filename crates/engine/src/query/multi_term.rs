@@ -38,77 +38,6 @@ pub fn wildcard_regex(pattern: &str) -> String {
     out
 }
 
-/// A Lucene `RegExp` (all optional syntax on) as tantivy's regex. `None` for the parts tantivy
-/// cannot express (intersection `&`, complement `~`, the empty language `#`).
-pub fn lucene_regex(pattern: &str) -> Option<String> {
-    let c: Vec<char> = pattern.chars().collect();
-    let mut out = String::from("(?s)");
-    let mut i = 0;
-    while i < c.len() {
-        match c[i] {
-            '\\' => {
-                if let Some(&n) = c.get(i + 1) {
-                    push_literal(&mut out, n);
-                }
-                i += 2;
-                continue;
-            }
-            '"' => {
-                i += 1;
-                while i < c.len() && c[i] != '"' {
-                    push_literal(&mut out, c[i]);
-                    i += 1;
-                }
-            }
-            '@' => out.push_str(".*"),
-            '&' | '~' | '#' => return None,
-            '^' | '$' => {
-                out.push('\\');
-                out.push(c[i]);
-            }
-            '<' => {
-                let close = c[i..].iter().position(|&x| x == '>')? + i;
-                let inner: String = c[i + 1..close].iter().collect();
-                let (a, b) = inner.split_once('-')?;
-                let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
-                if b < a || b - a > 10_000 {
-                    return None;
-                }
-                let alts: Vec<String> = (a..=b).map(|n| n.to_string()).collect();
-                out.push_str("(?:");
-                out.push_str(&alts.join("|"));
-                out.push(')');
-                i = close;
-            }
-            '[' => {
-                // Character classes pass through, `^` negation and ranges included.
-                out.push('[');
-                i += 1;
-                if c.get(i) == Some(&'^') {
-                    out.push('^');
-                    i += 1;
-                }
-                while i < c.len() && c[i] != ']' {
-                    if c[i] == '\\' && i + 1 < c.len() {
-                        push_literal(&mut out, c[i + 1]);
-                        i += 2;
-                        continue;
-                    }
-                    if matches!(c[i], '[' | '&' | '~' | '^') {
-                        out.push('\\');
-                    }
-                    out.push(c[i]);
-                    i += 1;
-                }
-                out.push(']');
-            }
-            x => out.push(x),
-        }
-        i += 1;
-    }
-    Some(out)
-}
-
 pub fn regex_query(f: Field, regex: &str, boost: f32) -> Result<Q> {
     let q = RegexQuery::from_pattern(regex, f)
         .map_err(|e| Error::illegal_argument(format!("invalid regular expression: {e}")))?;
@@ -495,9 +424,5 @@ mod tests {
     fn regexes() {
         assert_eq!(wildcard_regex("qu?ck*"), "(?s)qu.ck.*");
         assert_eq!(wildcard_regex("a\\*b."), "(?s)a\\*b\\.");
-        assert_eq!(lucene_regex("qu.ck").unwrap(), "(?s)qu.ck");
-        assert_eq!(lucene_regex("a<1-3>").unwrap(), "(?s)a(?:1|2|3)");
-        assert_eq!(lucene_regex("\"a.b\"@").unwrap(), "(?s)a\\.b.*");
-        assert!(lucene_regex("a&b").is_none());
     }
 }

@@ -438,9 +438,12 @@ impl Opts<'_> {
                     return Ok(Some(super::label(cx, none(), || format!("{name}:/{r}/"))));
                 }
                 let (f, t) = self.normalized(cx, name, r, "regexp")?;
-                let q = match multi_term::lucene_regex(&t) {
-                    Some(re) => self.pattern(cx, f, &re)?,
-                    None => none(),
+                // A pattern Lucene cannot parse matches nothing here; one Quarry cannot run is
+                // refused rather than matched wrongly.
+                let q = match super::lucene_regexp::translate(&t, super::lucene_regexp::ALL) {
+                    Ok(Some(re)) => self.pattern(cx, f, &re)?,
+                    Ok(None) | Err(super::lucene_regexp::Refusal::Syntax(_)) => none(),
+                    Err(refusal) => return Err(cx.create_failure(refusal.error())),
                 };
                 Ok(Some(super::label(cx, q, || format!("{name}:/{t}/"))))
             }),

@@ -139,9 +139,10 @@ fn labelled_patterns(q: &dyn tantivy::query::Query, out: &mut Extracted) {
             return;
         };
         let m = if let Some(re) = text.strip_prefix('/').and_then(|t| t.strip_suffix('/')) {
-            let lucene =
-                crate::query::multi_term::lucene_regex(re).unwrap_or_else(|| re.to_string());
-            regex_pattern(field, text, &lucene)
+            crate::query::lucene_regexp::translate(re, crate::query::lucene_regexp::ALL)
+                .ok()
+                .flatten()
+                .and_then(|lucene| regex_pattern(field, text, &lucene))
         } else if let Some(p) = text.strip_suffix('*').filter(|p| !p.contains(['*', '?'])) {
             Some(Matcher::Pattern {
                 label: format!("{field}:{text}"),
@@ -367,14 +368,14 @@ fn walk(ast: &Ast, cx: &Context, out: &mut Extracted) -> Result<()> {
         }
         Ast::Regexp(r) => {
             // Lucene's regexp syntax, translated as the query itself translates it.
-            let lucene =
-                crate::query::multi_term::lucene_regex(&r.value).unwrap_or_else(|| r.value.clone());
-            let re = if r.case_insensitive {
-                format!("(?i){lucene}")
-            } else {
-                lucene
-            };
-            out.extend(regex_pattern(&r.field, &r.value, &re).map(|m| (r.field.clone(), m)));
+            if let Ok(Some(lucene)) = crate::query::lucene_regexp::translate(&r.value, r.flags) {
+                let re = if r.case_insensitive {
+                    format!("(?i){lucene}")
+                } else {
+                    lucene
+                };
+                out.extend(regex_pattern(&r.field, &r.value, &re).map(|m| (r.field.clone(), m)));
+            }
         }
         Ast::Fuzzy(fz) => {
             let t = text_of(&fz.value);
