@@ -209,6 +209,16 @@ fn track_count(i: i64) -> Result<TrackTotalHits> {
 /// The object form of `_source` as OpenSearch's `FetchSourceContext` parser takes it: `includes`
 /// and `excludes` (or `include`, `exclude`) as a string or a list of strings, nothing else.
 fn check_source(v: &Node) -> Result<()> {
+    match &v.v {
+        J::Num(..) => {
+            return Err(parsing(
+                "Expected one of [VALUE_BOOLEAN, START_OBJECT] but found [VALUE_NUMBER]",
+                v.pos,
+            ))
+        }
+        J::Null => return Err(unknown_key("_source", v)),
+        _ => {}
+    }
     let Some(entries) = v.as_obj() else {
         return Ok(());
     };
@@ -231,6 +241,24 @@ fn check_source(v: &Node) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `_source` as a filter reads it: a list's numbers and booleans are patterns in their written
+/// text, as `FetchSourceContext` takes each item's text.
+fn source_value(v: &Node) -> serde_json::Value {
+    match &v.v {
+        J::Arr(items) => serde_json::Value::Array(
+            items
+                .iter()
+                .map(|it| match &it.v {
+                    J::Num(_, text) => serde_json::Value::from(text.to_string()),
+                    J::Bool(b) => serde_json::Value::from(b.to_string()),
+                    _ => it.to_value(),
+                })
+                .collect(),
+        ),
+        _ => v.to_value(),
+    }
 }
 
 /// A body key OpenSearch's search source parser has no use for with this kind of value.
@@ -363,9 +391,14 @@ impl SearchRequest {
                     "_source" => {
                         source_given = true;
                         check_source(v)?;
-                        r.source = SourceFilter::from_value(&v.to_value())
+                        r.source = SourceFilter::from_value(&source_value(v))
                     }
                     "search_after" => match &v.v {
+                        J::Arr(items) if items.is_empty() => {
+                            return Err(Error::illegal_argument(
+                                "Values must contains at least one value.",
+                            ))
+                        }
                         J::Arr(items) => {
                             if let Some(it) = items
                                 .iter()
