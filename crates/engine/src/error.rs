@@ -178,6 +178,9 @@ pub struct Error {
     pub caused_by: Option<Box<Error>>,
     /// Overrides the table's status where OpenSearch answers differently for the same type.
     pub status_override: Option<u16>,
+    /// Where the body's parser stood when it failed (line, column), for an error that does not
+    /// print it but whose wrappers quote it; never rendered.
+    pub at: Option<(usize, usize)>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -190,6 +193,7 @@ impl Error {
             metadata: Vec::new(),
             caused_by: None,
             status_override: None,
+            at: None,
         }
     }
 

@@ -59,6 +59,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                 }
             }
         }
+        J::Arr(_) => return Err(super::no_text(v)),
         _ => q.query = v.to_value(),
     }
     // Written out or short (`"field": null`), as the builder is made.

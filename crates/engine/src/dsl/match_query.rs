@@ -155,12 +155,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
                 }
             }
         }
-        J::Arr(_) => {
-            return Err(parsing(
-                format!("[{name}] unknown token [START_ARRAY] after [{}]", q.field),
-                v.pos,
-            ))
-        }
+        J::Arr(_) => return Err(super::no_text(v)),
         _ => q.query = v.to_value(),
     }
     if q.query.is_null() {

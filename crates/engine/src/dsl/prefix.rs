@@ -1,7 +1,7 @@
 //! `prefix`: terms starting with a string (constant score, as the default rewrite).
 
 use super::json::{Node, J};
-use super::{boolean, float, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use super::{boolean, float, single_field, unsupported, Query, DEFAULT_BOOST};
 use crate::error::{Error, Result};
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -19,7 +19,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             let mut value = None;
             for (k, _, x) in entries {
                 match k.as_str() {
-                    "value" | "prefix" => value = Some(string("prefix", k, x)?),
+                    "value" | "prefix" => value = Some(super::text_value("prefix", k, x)?),
                     "boost" => boost = float("prefix", k, x)?,
                     "case_insensitive" => case_insensitive = boolean("prefix", k, x)?,
                     "rewrite" => rewrite = x.text(),
@@ -30,7 +30,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             // The builder's constructor refuses a missing value.
             value.ok_or_else(|| Error::illegal_argument("value cannot be null"))?
         }
-        _ => string("prefix", &field, v)?,
+        _ => super::text_value("prefix", &field, v)?,
     };
     super::negative_boost::checked(Query::Prefix {
         field,

@@ -82,7 +82,7 @@ pub fn parse_wildcard(body: &Node) -> Result<Query> {
     let (field, value, opts, boost) = value_and_options("wildcard", body, &["value", "wildcard"])?;
     let mut q = MultiTermQuery {
         field,
-        value: string("wildcard", "value", &value)?,
+        value: super::text_value("wildcard", "value", &value)?,
         case_insensitive: false,
         boost,
         rewrite: None,
@@ -103,7 +103,7 @@ pub fn parse_regexp(body: &Node) -> Result<Query> {
     let (field, value, opts, boost) = value_and_options("regexp", body, &["value"])?;
     let mut q = MultiTermQuery {
         field,
-        value: string("regexp", "value", &value)?,
+        value: super::text_value("regexp", "value", &value)?,
         case_insensitive: false,
         boost,
         rewrite: None,
