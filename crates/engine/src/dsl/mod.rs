@@ -517,12 +517,14 @@ pub fn no_text(node: &Node) -> Error {
     e
 }
 
-/// A query's text value, the array Jackson will not read as text refused as it refuses it.
+/// A query's text value: the array Jackson will not read as text refused as it refuses it, and
+/// a null as the builders' constructors refuse it.
 pub fn text_value(query: &str, key: &str, node: &Node) -> Result<String> {
-    if let J::Arr(_) = node.v {
-        return Err(no_text(node));
+    match node.v {
+        J::Arr(_) => Err(no_text(node)),
+        J::Null => Err(Error::illegal_argument("value cannot be null")),
+        _ => string(query, key, node),
     }
-    string(query, key, node)
 }
 
 pub fn string(query: &str, key: &str, node: &Node) -> Result<String> {

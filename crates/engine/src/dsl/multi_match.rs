@@ -5,7 +5,7 @@ use super::match_query::{Operator, ZeroTerms};
 use super::{
     boolean, float, parsing, string, unsupported, MinimumShouldMatch, Query, DEFAULT_BOOST,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,8 +18,9 @@ pub enum MultiMatchType {
     BoolPrefix,
 }
 
-/// A `type` name (`best_fields`, …, and the old aliases).
-pub fn parse_type(t: &str, pos: super::json::Pos) -> Result<MultiMatchType> {
+/// A `type` name (`best_fields`, …, and the old aliases); another is `MultiMatchQueryBuilder.Type
+/// .parse`'s OpenSearchParseException, which carries no position.
+pub fn parse_type(t: &str) -> Result<MultiMatchType> {
     Ok(match t {
         "best_fields" | "boolean" => MultiMatchType::BestFields,
         "most_fields" => MultiMatchType::MostFields,
@@ -28,9 +29,9 @@ pub fn parse_type(t: &str, pos: super::json::Pos) -> Result<MultiMatchType> {
         "phrase_prefix" | "match_phrase_prefix" => MultiMatchType::PhrasePrefix,
         "bool_prefix" => MultiMatchType::BoolPrefix,
         _ => {
-            return Err(parsing(
-                format!("[multi_match] query does not allow type [{t}]"),
-                pos,
+            return Err(Error::new(
+                ErrorKind::Parse,
+                format!("failed to parse [multi_match] query type [{t}]. unknown type."),
             ))
         }
     })
@@ -145,7 +146,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             },
             "type" => {
                 let t = string("multi_match", k, x)?;
-                q.ty = parse_type(&t, x.pos)?;
+                q.ty = parse_type(&t)?;
             }
             "operator" => q.operator = Operator::parse(&string("multi_match", k, x)?)?,
             "minimum_should_match" => q.minimum_should_match = x.text().map(MinimumShouldMatch),

@@ -106,7 +106,7 @@ pub fn parse(body: &Node) -> Result<Query> {
                 crate::util::time_zone::Zone::parse(&id)?;
                 q.time_zone = Some(id);
             }
-            "type" => q.ty = super::multi_match::parse_type(&string(QS, k, x)?, x.pos)?,
+            "type" => q.ty = super::multi_match::parse_type(&string(QS, k, x)?)?,
             "tie_breaker" => q.tie_breaker = Some(float(QS, k, x)?),
             "escape" => q.escape = boolean(QS, k, x)?,
             "boost" => q.boost = float(QS, k, x)?,

@@ -80,6 +80,10 @@ fn value_and_options<'a>(
 
 pub fn parse_wildcard(body: &Node) -> Result<Query> {
     let (field, value, opts, boost) = value_and_options("wildcard", body, &["value", "wildcard"])?;
+    // WildcardQueryBuilder reads a null as text, where Jackson fails.
+    if let J::Null = value.v {
+        return Err(super::no_text(&value));
+    }
     let mut q = MultiTermQuery {
         field,
         value: super::text_value("wildcard", "value", &value)?,
