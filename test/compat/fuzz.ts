@@ -9,7 +9,8 @@
 //   kinds: query_string, simple_query_string (random operator strings), dsl (query trees with
 //   wrong types and odd options), body (search body parameters), url (_search URL parameters),
 //   sort (sort levels with order, mode, missing, unmapped_type), highlight (highlighter options on
-//   text queries); all of them by default. Besides status, total and ids, every hit's `_score`
+//   text queries), scores (well-formed scoring query trees, with dfs_query_then_fetch at times);
+//   all of them by default. Besides status, total and ids, every hit's `_score`
 //   (to 1e-5 relative), `sort` values and `highlight` are compared.
 //
 // Both servers get the index `fuzz_docs`: the first --docs documents of
@@ -37,7 +38,7 @@ interface Args {
   keep: boolean;
 }
 
-const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url', 'sort', 'highlight'];
+const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url', 'sort', 'highlight', 'scores'];
 const INDEX = 'fuzz_docs';
 
 function parseArgs(argv: string[]): Args {
@@ -182,6 +183,52 @@ const TEXT_QUERIES = [
   { match_all: {} },
 ];
 
+/** A well-formed scoring query: text leaves under bool, dis_max, boosting, function_score. */
+function scoringTree(r: Rng, depth: number): Record<string, unknown> {
+  const words = ['network', 'file system', 'python library', 'game', 'the', 'editor text', 'data files', 'command line tool'];
+  const text = ['description', 'description_short'];
+  const boost = () => (r.below(3) === 0 ? { boost: r.pick([0.5, 2, 3.7]) } : {});
+  const leaf = (): Record<string, unknown> => {
+    switch (r.below(8)) {
+      case 0:
+        return { match: { [r.pick(text)]: { query: r.pick(words), operator: r.pick(['or', 'and']), ...boost() } } };
+      case 1:
+        return { match_phrase: { [r.pick(text)]: { query: r.pick(words), slop: r.pick([0, 1, 3]), ...boost() } } };
+      case 2:
+        return { multi_match: { query: r.pick(words), fields: ['description', 'description_short^2'], type: r.pick(['best_fields', 'most_fields', 'cross_fields', 'phrase']), tie_breaker: r.pick([0, 0.3]), ...boost() } };
+      case 3:
+        return { term: { section: { value: r.pick(['games', 'python', 'net', 'libs']), ...boost() } } };
+      case 4:
+        return { query_string: { query: r.pick(['network OR file', 'python AND library', '"text editor"~2', 'descr*:game', 'game^2 data']), ...boost() } };
+      case 5:
+        return { match: { description: { query: r.pick(['netwrk', 'pythn', 'libary']), fuzziness: 'AUTO' } } };
+      case 6:
+        return { range: { installed_size: { gte: r.pick([10, 1000, 10000]), ...boost() } } };
+      default:
+        return { match_bool_prefix: { description: r.pick(['network fi', 'python li', 'text ed']) } };
+    }
+  };
+  if (depth > 1) return leaf();
+  switch (r.below(6)) {
+    case 0: {
+      const b: Record<string, unknown> = {};
+      for (const o of ['must', 'should', 'filter', 'must_not']) if (r.below(2)) b[o] = [scoringTree(r, depth + 1), scoringTree(r, depth + 1)].slice(0, 1 + r.below(2));
+      if (!b.must && !b.should) b.should = [leaf()];
+      return { bool: { ...b, ...boost() } };
+    }
+    case 1:
+      return { dis_max: { queries: [scoringTree(r, depth + 1), scoringTree(r, depth + 1)], tie_breaker: r.pick([0, 0.4]) } };
+    case 2:
+      return { boosting: { positive: scoringTree(r, depth + 1), negative: leaf(), negative_boost: r.pick([0.2, 0.5]) } };
+    case 3:
+      return { function_score: { query: scoringTree(r, depth + 1), functions: [r.pick<unknown>([{ weight: 2 }, { field_value_factor: { field: 'installed_size', modifier: 'log1p', missing: 1 } }, { gauss: { installed_size: { origin: 1000, scale: 500 } } }])], score_mode: r.pick(['sum', 'multiply', 'max']), boost_mode: r.pick(['multiply', 'sum', 'replace']) } };
+    case 4:
+      return { constant_score: { filter: leaf(), ...boost() } };
+    default:
+      return leaf();
+  }
+}
+
 function sortLevel(r: Rng): unknown {
   const field = r.pick(['size', 'installed_size', 'package', 'section', 'tags', 'version', '_score', 'nosuch', 'description']);
   switch (r.below(4)) {
@@ -263,6 +310,10 @@ function generate(kind: string, r: Rng): Request {
     case 'sort': {
       const sort = Array.from({ length: 1 + r.below(3) }, () => sortLevel(r));
       return { method: 'POST', url: search, body: { query: r.pick(TEXT_QUERIES), sort: r.below(5) ? sort : sort[0], size: 5, _source: false, track_scores: r.below(2) === 0 } };
+    }
+    case 'scores': {
+      const dfs = r.below(3) === 0 ? '?search_type=dfs_query_then_fetch' : '';
+      return { method: 'POST', url: `${search}${dfs}`, body: { query: scoringTree(r, 0), size: 10, _source: false, track_total_hits: true } };
     }
     case 'highlight':
       return { method: 'POST', url: search, body: { query: r.pick(TEXT_QUERIES), highlight: highlightSpec(r), size: 5, _source: false } };
