@@ -9,7 +9,7 @@
 //! their terms. Other field types have none, as in OpenSearch.
 
 use super::request::SearchRequest;
-use super::sort::SortField;
+use super::sort::{Missing, Mode, SortField};
 use super::ShardTarget;
 use crate::index::mapping::FieldType;
 use std::cmp::Ordering;
@@ -34,6 +34,21 @@ pub fn ranks(req: &SearchRequest, targets: &[ShardTarget]) -> Vec<usize> {
     // Only where the can_match phase runs: query_then_fetch, more shards than
     // `pre_filter_shard_size` (1 unless given).
     if !req.can_match {
+        return identity;
+    }
+    // A sort OpenSearch builds with its own comparator has a type the can-match phase reads no
+    // bounds for (`FieldSortBuilder.getMinMaxOrNull`), so the shards keep their order: a mode
+    // other than min or max, or a keyword's `missing` that is a value, not `_first`/`_last`.
+    let keyword = targets.first().is_some_and(|t| {
+        t.service
+            .meta()
+            .mapping
+            .field(name)
+            .is_some_and(|fm| fm.ty == FieldType::Keyword)
+    });
+    if !matches!(first.effective_mode(), Mode::Min | Mode::Max)
+        || (keyword && matches!(first.missing, Missing::Value(_)))
+    {
         return identity;
     }
     let bounds: Vec<Option<(Bound, Bound)>> = targets.iter().map(|t| bounds(t, name)).collect();
