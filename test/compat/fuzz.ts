@@ -9,8 +9,10 @@
 //   kinds: query_string, simple_query_string (random operator strings), dsl (query trees with
 //   wrong types and odd options), body (search body parameters), url (_search URL parameters),
 //   sort (sort levels with order, mode, missing, unmapped_type), highlight (highlighter options on
-//   text queries), scores (well-formed scoring query trees, with dfs_query_then_fetch at times);
-//   all of them by default. Besides status, total and ids, every hit's `_score`
+//   text queries), scores (well-formed scoring query trees, with dfs_query_then_fetch at times),
+//   count, explain and validate (_count, _explain/<id> and _validate/query?explain with scoring
+//   and malformed trees: the count, whether and how the document matched with its top
+//   explanation, each shard's validity and explanation text); all of them by default. Besides status, total and ids, every hit's `_score`
 //   (to 1e-5 relative), `sort` values and `highlight` are compared.
 //
 // Both servers get the index `fuzz_docs`: the first --docs documents of
@@ -38,7 +40,7 @@ interface Args {
   keep: boolean;
 }
 
-const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url', 'sort', 'highlight', 'scores'];
+const KINDS = ['query_string', 'simple_query_string', 'dsl', 'body', 'url', 'sort', 'highlight', 'scores', 'count', 'explain', 'validate'];
 const INDEX = 'fuzz_docs';
 
 function parseArgs(argv: string[]): Args {
@@ -315,6 +317,14 @@ function generate(kind: string, r: Rng): Request {
       const dfs = r.below(3) === 0 ? '?search_type=dfs_query_then_fetch' : '';
       return { method: 'POST', url: `${search}${dfs}`, body: { query: scoringTree(r, 0), size: 10, _source: false, track_total_hits: true } };
     }
+    case 'count':
+      return { method: 'POST', url: `/${INDEX}/_count`, body: { query: r.below(2) ? scoringTree(r, 0) : queryTree(r, 0) } };
+    case 'explain': {
+      const id = r.pick(['0ad', 'vim', 'ceph', 'python3-fsquota', 'atfs', 'libcephfs2', 'nosuch']);
+      return { method: 'POST', url: `/${INDEX}/_explain/${id}`, body: { query: r.below(3) ? scoringTree(r, 0) : queryTree(r, 0) } };
+    }
+    case 'validate':
+      return { method: 'POST', url: `/${INDEX}/_validate/query?explain=true${r.below(3) === 0 ? '&rewrite=true' : ''}`, body: { query: r.below(2) ? scoringTree(r, 0) : queryTree(r, 0) } };
     case 'highlight':
       return { method: 'POST', url: search, body: { query: r.pick(TEXT_QUERIES), highlight: highlightSpec(r), size: 5, _source: false } };
     default: {
@@ -366,16 +376,30 @@ async function send(base: string, req: Request): Promise<Answer> {
     headers: req.body === undefined ? {} : { 'content-type': 'application/json' },
     signal: AbortSignal.timeout(10_000),
   });
-  const json = (await res.json().catch(() => ({}))) as { hits?: { total?: unknown; hits?: { _id: string; _score?: unknown; sort?: unknown; highlight?: unknown }[] }; error?: { type?: string; root_cause?: { type?: string; reason?: string }[] } };
+  const json = (await res.json().catch(() => ({}))) as {
+    hits?: { total?: unknown; hits?: { _id: string; _score?: unknown; sort?: unknown; highlight?: unknown }[] };
+    error?: { type?: string; root_cause?: { type?: string; reason?: string }[] };
+    count?: number;
+    matched?: boolean;
+    explanation?: { value?: number; description?: string };
+    valid?: boolean;
+    explanations?: { valid?: boolean; explanation?: string; error?: string }[];
+  };
   const total = json.hits?.total;
   const root = json.error?.root_cause?.[0];
+  // _count, _explain and _validate answer in their own shapes, read into the same fields.
+  const hits = json.hits
+    ? (json.hits.hits ?? []).map((h) => ({ score: h._score, sort: h.sort, highlight: h.highlight }))
+    : json.explanation
+      ? [{ score: json.explanation.value, sort: undefined, highlight: json.explanation.description }]
+      : (json.explanations ?? []).map((e) => ({ score: undefined, sort: e.valid, highlight: e.explanation ?? e.error }));
   return {
     status: res.status,
-    total: typeof total === 'object' && total !== null ? (total as { value: number }).value : total,
+    total: typeof total === 'object' && total !== null ? (total as { value: number }).value : (total ?? json.count ?? json.matched ?? json.valid),
     ids: (json.hits?.hits ?? []).map((h) => h._id).join(','),
     error: json.error ? `${json.error.type}/${root?.type}` : '',
     reason: root?.reason ?? '',
-    hits: (json.hits?.hits ?? []).map((h) => ({ score: h._score, sort: h.sort, highlight: h.highlight })),
+    hits,
   };
 }
 

@@ -326,15 +326,21 @@ impl Error {
         out
     }
 
-    /// The deepest OpenSearch exception in the cause chain (OpenSearch's guessRootCauses).
+    /// OpenSearch's `guessRootCauses`: an OpenSearch exception hands down to an OpenSearch
+    /// cause, an `x_content_parse_exception` to an x_content or OpenSearch cause; a plain Java
+    /// exception ends the descent (it is the root only at the top).
     pub fn root_cause(&self) -> &Error {
+        let opensearch = |e: &Error| !e.is_java_exception() && e.kind != ErrorKind::XContentParse;
         let mut root = self;
-        let mut cur = self.caused_by.as_deref();
-        while let Some(c) = cur {
-            if !c.is_java_exception() {
-                root = c;
+        while let Some(c) = root.caused_by.as_deref() {
+            let descends = match root.kind {
+                ErrorKind::XContentParse => c.kind == ErrorKind::XContentParse || opensearch(c),
+                _ => opensearch(root) && opensearch(c),
+            };
+            if !descends {
+                break;
             }
-            cur = c.caused_by.as_deref();
+            root = c;
         }
         root
     }
@@ -354,10 +360,19 @@ impl Error {
         Value::Object(m)
     }
 
-    /// The wire form handed to the HTTP layer: the cause object plus its status.
+    /// The wire form handed to the HTTP layer: the cause object plus its status, and its root
+    /// cause (by kind: a type name such as `parse_exception` is both OpenSearch's and Lucene's,
+    /// which the HTTP layer could not tell apart) unless the error names its own.
     pub fn to_wire(&self) -> Value {
         let mut v = self.to_json();
         if let Value::Object(m) = &mut v {
+            if !m.contains_key("root_cause") {
+                let mut root = self.root_cause().to_json();
+                if let Value::Object(r) = &mut root {
+                    r.remove("caused_by");
+                }
+                m.insert("root_cause".into(), Value::Array(vec![root]));
+            }
             m.insert("status".into(), Value::from(self.status()));
         }
         v

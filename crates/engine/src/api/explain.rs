@@ -37,7 +37,7 @@ fn request_query(p: &Params, body: Option<&[u8]>) -> Result<Option<dsl::Query>> 
             v.pos,
         ));
     }
-    Ok(Some(dsl::parse_query(v)?))
+    Ok(Some(dsl::parse_top_level_query(v)?))
 }
 
 /// A tantivy explanation as OpenSearch words it: `{value, description, details}`.

@@ -19,7 +19,7 @@ fn request_query(p: &Params, body: Option<&[u8]>) -> std::result::Result<Ast, Er
     if let Some(node) = node {
         for (k, _, v) in node.as_obj().unwrap_or_default() {
             match k.as_str() {
-                "query" if matches!(v.v, J::Obj(_)) => ast = dsl::parse_query(v)?,
+                "query" if matches!(v.v, J::Obj(_)) => ast = dsl::parse_top_level_query(v)?,
                 other => {
                     return Err(Error::new(
                         ErrorKind::Parsing,

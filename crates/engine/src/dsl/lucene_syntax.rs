@@ -546,7 +546,24 @@ pub fn parse(q: &str, and_default: bool) -> Result<Option<Node>, SyntaxError> {
     };
     let node = p.query(&None)?;
     if p.peek() != &Tok::Eof {
-        return Err(p.unexpected(&[]));
+        // After a term at the top, JavaCC lists the end, what may modify the term and what may
+        // follow it (as inside a group, but for the closing parenthesis).
+        let after_term = |fuzzy: bool| -> Vec<&str> {
+            std::iter::once("<EOF>")
+                .chain(
+                    AFTER_TERM_IN_GROUP
+                        .iter()
+                        .copied()
+                        .filter(|e| *e != "\")\"" && (fuzzy || *e != "<FUZZY_SLOP>")),
+                )
+                .collect()
+        };
+        let expected = match p.i.checked_sub(1).map(|i| &p.toks[i].tok) {
+            Some(Tok::Term(_) | Tok::Wild(_) | Tok::Prefix(_) | Tok::Quoted(_)) => after_term(true),
+            Some(Tok::Regexp(_)) => after_term(false),
+            _ => Vec::new(),
+        };
+        return Err(p.unexpected(&expected));
     }
     Ok(node)
 }
@@ -627,7 +644,8 @@ impl Parser {
             for e in expected {
                 message.push_str("    ");
                 message.push_str(e);
-                message.push_str(" ...\n");
+                // JavaCC names the end without the ellipsis of a token that may repeat.
+                message.push_str(if *e == "<EOF>" { " \n" } else { " ...\n" });
             }
             message.push_str("    ");
         }

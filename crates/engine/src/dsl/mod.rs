@@ -253,7 +253,28 @@ pub fn parsing(reason: impl Into<String>, pos: Pos) -> Error {
 
 /// An `x_content_parse_exception`: `[l:c] reason`.
 pub fn x_content(reason: impl std::fmt::Display, pos: Pos) -> Error {
-    Error::new(ErrorKind::XContentParse, format!("{pos} {reason}"))
+    let mut e = Error::new(ErrorKind::XContentParse, format!("{pos} {reason}"));
+    e.at = Some((pos.line, pos.col));
+    e
+}
+
+/// A query as OpenSearch's `RestActions.getQueryContent` reads one (`_count`, `_explain`,
+/// `_validate/query`): a `parsing_exception` passes as it is, anything else the query's parser
+/// throws becomes a `parsing_exception` "Failed to parse" where the parser stood, caused by it.
+/// Where the error does not say, that is taken as the end of the query's body (a builder
+/// refuses its values once that object is read).
+pub fn parse_top_level_query(node: &Node) -> Result<Query> {
+    parse_query(node).map_err(|e| {
+        if e.kind == ErrorKind::Parsing {
+            return e;
+        }
+        let pos = error_pos(&e).unwrap_or_else(|| {
+            node.as_obj()
+                .and_then(|o| o.first())
+                .map_or(node.end, |(_, _, body)| body.end)
+        });
+        parsing("Failed to parse", pos).caused_by(e)
+    })
 }
 
 /// The position recorded on an error (its `line`/`col`), if any.

@@ -670,7 +670,11 @@ fn fuzzy(cx: &Context, q: &dsl::term_level::FuzzyQuery) -> Result<Q> {
         return Ok(none());
     };
     if !matches!(fm.ty, FieldType::Text | FieldType::Keyword) {
-        return Err(cx.shard_error(terms_only("fuzzy", &q.field, fm.ty.name())));
+        return Err(cx.create_failure(Error::illegal_argument(terms_only(
+            "fuzzy",
+            &q.field,
+            fm.ty.name(),
+        ))));
     }
     let refused = if q.prefix_length < 0 {
         Some("prefixLength cannot be negative.")

@@ -381,7 +381,11 @@ impl SearchRequest {
                                 v.pos,
                             ));
                         }
-                        let (q, named) = dsl::with_named(|| dsl::parse_query(v))?;
+                        let (q, named) = if count_only {
+                            dsl::with_named(|| dsl::parse_top_level_query(v))?
+                        } else {
+                            dsl::with_named(|| dsl::parse_query(v))?
+                        };
                         r.query = q;
                         r.named = named;
                     }
