@@ -31,6 +31,7 @@ const { latencyBench } = require('./latency');
 const { overheadBench, DEBIAN_MATCH } = require('./overhead');
 const { runSuite, CONTENDERS } = require('./workload');
 const { suiteMarkdown, writeCharts, median } = require('./lib/report');
+const { quietCheck, quietLine } = require('./lib/quiet');
 
 const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5, serverOverEngine: 1.1, engineFloorMs: 0.2, debianMatchP50Ms: 0.25, matchRpsPerCore: 12000 };
 
@@ -248,6 +249,8 @@ async function main() {
   const res = { started: started.toISOString(), env: environment(), options: { ...o, groups: [...o.groups], suiteOnly: o.suiteOnly ? [...o.suiteOnly] : null }, targets: TARGETS };
   const dir = path.join(path.resolve(o.out), started.toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
+  res.env.quiet = await quietCheck();
+  log(quietLine(res.env.quiet));
   if (o.suite) {
     res.suite = await runSuite(
       {
@@ -286,6 +289,8 @@ async function main() {
     `# Quarry bench ${res.started}`,
     '',
     `git ${e.git}, Node ${e.node}, ${e.cpus} × ${e.cpu_model}, ${e.mem_gb} GB, ${e.platform}; run took ${res.elapsed_s.toFixed(0)} s${o.quick ? '; **--quick** (a slice: not for quoting)' : ''}.`,
+    '',
+    quietLine(e.quiet),
     '',
   ];
   if (res.suite) {
