@@ -545,8 +545,17 @@ impl SearchRequest {
         r.explain = p.bool("explain", r.explain)?;
         r.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", false)?;
         r.phase_took = p.bool("phase_took", false)?;
-        if r.rest_total_hits_as_int && r.track_total_hits != TrackTotalHits::Off {
-            r.track_total_hits = TrackTotalHits::Exact;
+        if r.rest_total_hits_as_int {
+            // RestSearchAction.checkRestTotalHits: an integer total needs an exact count.
+            match r.track_total_hits {
+                TrackTotalHits::UpTo(n) if r.track_total_hits_given && n != i32::MAX as u64 => {
+                    return Err(Error::illegal_argument(format!(
+                        "[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got {n}"
+                    )))
+                }
+                TrackTotalHits::Off => {}
+                _ => r.track_total_hits = TrackTotalHits::Exact,
+            }
         }
         if let Some(t) = p.str("search_type") {
             if t != "query_then_fetch" && t != "dfs_query_then_fetch" {
