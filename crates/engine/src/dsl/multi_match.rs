@@ -129,6 +129,8 @@ pub fn parse(body: &Node) -> Result<Query> {
         fuzzy_rewrite: None,
         cutoff_frequency: None,
     };
+    // What only a negative boost's refusal quotes (OpenSearch prints the builder).
+    let (mut fuzziness_text, mut synonyms_phrase) = (None::<String>, true);
     for (k, _, x) in body.as_obj().unwrap_or_default() {
         super::loop_token("multi_match", k, x, super::Arrays::FieldsElseUnknown)?;
         match k.as_str() {
@@ -168,17 +170,18 @@ pub fn parse(body: &Node) -> Result<Query> {
                 q.max_expansions = n.min(u32::MAX as i64) as u32;
             }
             "fuzziness" => {
-                q.fuzziness = Some(super::fuzziness::Fuzziness::parse(&string(
-                    "multi_match",
-                    k,
-                    x,
-                )?)?)
+                let text = string("multi_match", k, x)?;
+                q.fuzziness = Some(super::fuzziness::Fuzziness::parse(&text)?);
+                fuzziness_text = Some(text.to_uppercase());
             }
             "prefix_length" => q.prefix_length = super::int("multi_match", k, x)?.max(0) as usize,
             "fuzzy_transpositions" => q.fuzzy_transpositions = boolean("multi_match", k, x)?,
             "fuzzy_rewrite" => q.fuzzy_rewrite = x.text(),
             "cutoff_frequency" => q.cutoff_frequency = Some(float("multi_match", k, x)?),
-            "auto_generate_synonyms_phrase_query" | "_name" => {}
+            "auto_generate_synonyms_phrase_query" => {
+                synonyms_phrase = boolean("multi_match", k, x)?
+            }
+            "_name" => {}
             _ => return Err(unsupported("multi_match", k, x.pos)),
         }
     }
@@ -200,7 +203,83 @@ pub fn parse(body: &Node) -> Result<Query> {
             body.end,
         ));
     }
+    super::negative_boost::check(q.boost, || {
+        builder_json(&q, fuzziness_text, synonyms_phrase)
+    })?;
     Ok(Query::MultiMatch(q))
+}
+
+/// A Java float as Jackson writes it: its shortest form.
+fn java_float(v: f32) -> Value {
+    Value::from(v.to_string().parse::<f64>().unwrap_or(f64::from(v)))
+}
+
+/// `MultiMatchQueryBuilder` as its `toString` prints it once parsed, boost not yet set (nor
+/// `lenient`, set after it): fields in name order with their boosts.
+fn builder_json(q: &MultiMatchQuery, fuzziness: Option<String>, synonyms_phrase: bool) -> Value {
+    let mut fields: Vec<&(String, f32)> = q.fields.iter().collect();
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut m = serde_json::Map::new();
+    m.insert("query".into(), q.query.clone());
+    m.insert(
+        "fields".into(),
+        fields
+            .iter()
+            .map(|(f, b)| {
+                Value::from(format!(
+                    "{f}^{}",
+                    crate::query::function_score::java_float(*b)
+                ))
+            })
+            .collect(),
+    );
+    let ty = match q.ty {
+        MultiMatchType::BestFields => "best_fields",
+        MultiMatchType::MostFields => "most_fields",
+        MultiMatchType::CrossFields => "cross_fields",
+        MultiMatchType::Phrase => "phrase",
+        MultiMatchType::PhrasePrefix => "phrase_prefix",
+        MultiMatchType::BoolPrefix => "bool_prefix",
+    };
+    m.insert("type".into(), ty.into());
+    let operator = match q.operator {
+        Operator::And => "AND",
+        Operator::Or => "OR",
+    };
+    m.insert("operator".into(), operator.into());
+    if let Some(a) = &q.analyzer {
+        m.insert("analyzer".into(), a.clone().into());
+    }
+    m.insert("slop".into(), q.slop.into());
+    if let Some(f) = fuzziness {
+        m.insert("fuzziness".into(), f.into());
+    }
+    m.insert("prefix_length".into(), q.prefix_length.into());
+    m.insert("max_expansions".into(), q.max_expansions.into());
+    if let Some(msm) = &q.minimum_should_match {
+        m.insert("minimum_should_match".into(), msm.0.clone().into());
+    }
+    if let Some(r) = &q.fuzzy_rewrite {
+        m.insert("fuzzy_rewrite".into(), r.clone().into());
+    }
+    if let Some(t) = q.tie_breaker {
+        m.insert("tie_breaker".into(), java_float(t));
+    }
+    if let Some(c) = q.cutoff_frequency {
+        m.insert("cutoff_frequency".into(), java_float(c));
+    }
+    let zero = match q.zero_terms_query {
+        ZeroTerms::None => "NONE",
+        ZeroTerms::All => "ALL",
+    };
+    m.insert("zero_terms_query".into(), zero.into());
+    m.insert(
+        "auto_generate_synonyms_phrase_query".into(),
+        synonyms_phrase.into(),
+    );
+    m.insert("fuzzy_transpositions".into(), q.fuzzy_transpositions.into());
+    m.insert("boost".into(), 1.0.into());
+    serde_json::json!({ "multi_match": Value::Object(m) })
 }
 
 #[cfg(test)]
