@@ -25,6 +25,14 @@ impl Operator {
             ))),
         }
     }
+
+    /// The constant's name, as the builders print it.
+    pub fn java_name(self) -> &'static str {
+        match self {
+            Operator::And => "AND",
+            Operator::Or => "OR",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +42,14 @@ pub enum ZeroTerms {
 }
 
 impl ZeroTerms {
+    /// The constant's name, as the builders print it.
+    pub fn java_name(self) -> &'static str {
+        match self {
+            ZeroTerms::None => "NONE",
+            ZeroTerms::All => "ALL",
+        }
+    }
+
     pub fn parse(s: &str, pos: super::json::Pos) -> Result<ZeroTerms> {
         match s.to_ascii_lowercase().as_str() {
             "none" => Ok(ZeroTerms::None),
@@ -174,6 +190,33 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
     Ok(q)
 }
 
+/// A Java float as Jackson writes it: its shortest form.
+pub(super) fn java_float(v: f32) -> Value {
+    Value::from(v.to_string().parse::<f64>().unwrap_or(f64::from(v)))
+}
+
+/// The fuzzy options `match` and `multi_match` print alike, in their order: fuzziness, prefix
+/// length and max expansions, `minimum_should_match`, fuzzy rewrite.
+pub(super) fn print_fuzzy_options(
+    m: &mut serde_json::Map<String, Value>,
+    fuzziness: Option<String>,
+    (prefix_length, max_expansions): (usize, u64),
+    msm: Option<&MinimumShouldMatch>,
+    rewrite: Option<&String>,
+) {
+    if let Some(f) = fuzziness {
+        m.insert("fuzziness".into(), f.into());
+    }
+    m.insert("prefix_length".into(), prefix_length.into());
+    m.insert("max_expansions".into(), max_expansions.into());
+    if let Some(msm) = msm {
+        m.insert("minimum_should_match".into(), msm.0.clone().into());
+    }
+    if let Some(r) = rewrite {
+        m.insert("fuzzy_rewrite".into(), r.clone().into());
+    }
+}
+
 /// `MatchQueryBuilder` as its `toString` prints it once parsed, boost not yet set.
 fn builder_json(
     q: &MatchQuery,
@@ -183,36 +226,25 @@ fn builder_json(
 ) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("query".into(), q.query.clone());
-    let operator = match q.operator {
-        Operator::And => "AND",
-        Operator::Or => "OR",
-    };
-    m.insert("operator".into(), operator.into());
+    m.insert("operator".into(), q.operator.java_name().into());
     if let Some(a) = &q.analyzer {
         m.insert("analyzer".into(), a.clone().into());
     }
-    if let Some(f) = fuzziness {
-        m.insert("fuzziness".into(), f.into());
-    }
-    m.insert("prefix_length".into(), q.prefix_length.into());
-    m.insert("max_expansions".into(), q.max_expansions.into());
-    if let Some(msm) = &q.minimum_should_match {
-        m.insert("minimum_should_match".into(), msm.0.clone().into());
-    }
-    if let Some(r) = &q.fuzzy_rewrite {
-        m.insert("fuzzy_rewrite".into(), r.clone().into());
-    }
+    print_fuzzy_options(
+        &mut m,
+        fuzziness,
+        (q.prefix_length, q.max_expansions as u64),
+        q.minimum_should_match.as_ref(),
+        q.fuzzy_rewrite.as_ref(),
+    );
     m.insert("fuzzy_transpositions".into(), q.fuzzy_transpositions.into());
     m.insert("lenient".into(), q.lenient.into());
-    let zero = match q.zero_terms_query {
-        ZeroTerms::None => "NONE",
-        ZeroTerms::All => "ALL",
-    };
-    m.insert("zero_terms_query".into(), zero.into());
+    m.insert(
+        "zero_terms_query".into(),
+        q.zero_terms_query.java_name().into(),
+    );
     if let Some(c) = q.cutoff_frequency {
-        // A Java float prints its shortest form.
-        let shortest: f64 = c.to_string().parse().unwrap_or(f64::from(c));
-        m.insert("cutoff_frequency".into(), shortest.into());
+        m.insert("cutoff_frequency".into(), java_float(c));
     }
     m.insert(
         "auto_generate_synonyms_phrase_query".into(),

@@ -1,7 +1,7 @@
 //! `multi_match`: one text over several fields (`field^boost`, wildcards), combined per `type`.
 
 use super::json::{Node, J};
-use super::match_query::{Operator, ZeroTerms};
+use super::match_query::{java_float, Operator, ZeroTerms};
 use super::{
     boolean, float, parsing, string, unsupported, MinimumShouldMatch, Query, DEFAULT_BOOST,
 };
@@ -209,11 +209,6 @@ pub fn parse(body: &Node) -> Result<Query> {
     Ok(Query::MultiMatch(q))
 }
 
-/// A Java float as Jackson writes it: its shortest form.
-fn java_float(v: f32) -> Value {
-    Value::from(v.to_string().parse::<f64>().unwrap_or(f64::from(v)))
-}
-
 /// `MultiMatchQueryBuilder` as its `toString` prints it once parsed, boost not yet set (nor
 /// `lenient`, set after it): fields in name order with their boosts.
 fn builder_json(q: &MultiMatchQuery, fuzziness: Option<String>, synonyms_phrase: bool) -> Value {
@@ -242,37 +237,28 @@ fn builder_json(q: &MultiMatchQuery, fuzziness: Option<String>, synonyms_phrase:
         MultiMatchType::BoolPrefix => "bool_prefix",
     };
     m.insert("type".into(), ty.into());
-    let operator = match q.operator {
-        Operator::And => "AND",
-        Operator::Or => "OR",
-    };
-    m.insert("operator".into(), operator.into());
+    m.insert("operator".into(), q.operator.java_name().into());
     if let Some(a) = &q.analyzer {
         m.insert("analyzer".into(), a.clone().into());
     }
     m.insert("slop".into(), q.slop.into());
-    if let Some(f) = fuzziness {
-        m.insert("fuzziness".into(), f.into());
-    }
-    m.insert("prefix_length".into(), q.prefix_length.into());
-    m.insert("max_expansions".into(), q.max_expansions.into());
-    if let Some(msm) = &q.minimum_should_match {
-        m.insert("minimum_should_match".into(), msm.0.clone().into());
-    }
-    if let Some(r) = &q.fuzzy_rewrite {
-        m.insert("fuzzy_rewrite".into(), r.clone().into());
-    }
+    super::match_query::print_fuzzy_options(
+        &mut m,
+        fuzziness,
+        (q.prefix_length, u64::from(q.max_expansions)),
+        q.minimum_should_match.as_ref(),
+        q.fuzzy_rewrite.as_ref(),
+    );
     if let Some(t) = q.tie_breaker {
         m.insert("tie_breaker".into(), java_float(t));
     }
     if let Some(c) = q.cutoff_frequency {
         m.insert("cutoff_frequency".into(), java_float(c));
     }
-    let zero = match q.zero_terms_query {
-        ZeroTerms::None => "NONE",
-        ZeroTerms::All => "ALL",
-    };
-    m.insert("zero_terms_query".into(), zero.into());
+    m.insert(
+        "zero_terms_query".into(),
+        q.zero_terms_query.java_name().into(),
+    );
     m.insert(
         "auto_generate_synonyms_phrase_query".into(),
         synonyms_phrase.into(),
