@@ -1232,6 +1232,11 @@ impl FunctionScorer {
 
     /// `computeScore`: the functions' factor for a document, in double.
     fn factor(&mut self, doc: DocId, _sub: f32) -> std::result::Result<f64, Error> {
+        // One function without a filter is OpenSearch's single-function query: the factor is
+        // the function's own score whatever `score_mode` says (`avg` divides by no weight).
+        if self.query.single_function && self.leaves.len() == 1 {
+            return self.leaves[0].score(doc);
+        }
         let n = self.leaves.len();
         let mut factor = 1f64;
         match self.query.score_mode {
