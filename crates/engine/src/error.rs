@@ -345,15 +345,20 @@ impl Error {
         root
     }
 
-    /// The `error` object of OpenSearch's envelope, for errors embedded in a response (`_mget`
-    /// items): `root_cause`, then the cause itself.
-    pub fn to_envelope(&self) -> Value {
+    /// `root_cause` as the envelope prints it: the root cause without its own causes.
+    fn root_causes_json(&self) -> Value {
         let mut root = self.root_cause().to_json();
         if let Value::Object(m) = &mut root {
             m.remove("caused_by");
         }
+        Value::Array(vec![root])
+    }
+
+    /// The `error` object of OpenSearch's envelope, for errors embedded in a response (`_mget`
+    /// items): `root_cause`, then the cause itself.
+    pub fn to_envelope(&self) -> Value {
         let mut m = Map::new();
-        m.insert("root_cause".into(), Value::Array(vec![root]));
+        m.insert("root_cause".into(), self.root_causes_json());
         if let Value::Object(own) = self.to_json() {
             m.extend(own);
         }
@@ -367,11 +372,7 @@ impl Error {
         let mut v = self.to_json();
         if let Value::Object(m) = &mut v {
             if !m.contains_key("root_cause") {
-                let mut root = self.root_cause().to_json();
-                if let Value::Object(r) = &mut root {
-                    r.remove("caused_by");
-                }
-                m.insert("root_cause".into(), Value::Array(vec![root]));
+                m.insert("root_cause".into(), self.root_causes_json());
             }
             m.insert("status".into(), Value::from(self.status()));
         }

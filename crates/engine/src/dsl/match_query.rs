@@ -191,7 +191,7 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
 }
 
 /// A Java float as Jackson writes it: its shortest form.
-pub(super) fn java_float(v: f32) -> Value {
+pub(super) fn float_value(v: f32) -> Value {
     Value::from(v.to_string().parse::<f64>().unwrap_or(f64::from(v)))
 }
 
@@ -244,7 +244,7 @@ fn builder_json(
         q.zero_terms_query.java_name().into(),
     );
     if let Some(c) = q.cutoff_frequency {
-        m.insert("cutoff_frequency".into(), java_float(c));
+        m.insert("cutoff_frequency".into(), float_value(c));
     }
     m.insert(
         "auto_generate_synonyms_phrase_query".into(),

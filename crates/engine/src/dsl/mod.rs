@@ -525,7 +525,7 @@ pub fn object_parser_boolean(query: &str, key: &str, node: &Node) -> Result<bool
 /// the cause of a 400 inside a compound one; Quarry answers 400 in both places.
 pub fn no_text(node: &Node) -> Error {
     let mut e = Error::new(
-        crate::error::ErrorKind::IllegalState,
+        ErrorKind::IllegalState,
         format!(
             "Can't get text on a {} at {}:{}",
             node.token(),

@@ -1,7 +1,7 @@
 //! `multi_match`: one text over several fields (`field^boost`, wildcards), combined per `type`.
 
 use super::json::{Node, J};
-use super::match_query::{java_float, Operator, ZeroTerms};
+use super::match_query::{float_value, Operator, ZeroTerms};
 use super::{
     boolean, float, parsing, string, unsupported, MinimumShouldMatch, Query, DEFAULT_BOOST,
 };
@@ -250,10 +250,10 @@ fn builder_json(q: &MultiMatchQuery, fuzziness: Option<String>, synonyms_phrase:
         q.fuzzy_rewrite.as_ref(),
     );
     if let Some(t) = q.tie_breaker {
-        m.insert("tie_breaker".into(), java_float(t));
+        m.insert("tie_breaker".into(), float_value(t));
     }
     if let Some(c) = q.cutoff_frequency {
-        m.insert("cutoff_frequency".into(), java_float(c));
+        m.insert("cutoff_frequency".into(), float_value(c));
     }
     m.insert(
         "zero_terms_query".into(),

@@ -141,7 +141,7 @@ fn regexp_flags(flags: &str) -> Result<u32> {
             // OpenSearch stops reading at ALL.
             "ALL" => return Ok(re::ALL),
             _ => {
-                return Err(crate::error::Error::illegal_argument(format!(
+                return Err(Error::illegal_argument(format!(
                     "Unknown regexp flag [{s}]"
                 )))
             }

@@ -4,6 +4,7 @@
 //! so a pattern using them is refused rather than matched wrongly; the empty language `#` folds
 //! away (a pattern that can match nothing matches nothing).
 
+use super::multi_term::push_literal;
 use crate::error::{Error, ErrorKind};
 use serde_json::Value;
 
@@ -204,7 +205,7 @@ impl Parser<'_> {
 
     fn class_item(&mut self) -> Result<String, Refusal> {
         if let Some(p) = self.predefined() {
-            return Ok(predefined_class(p));
+            return Ok(predefined_class(p).to_string());
         }
         let c = self.char_exp()?;
         if self.eat('-') {
@@ -320,22 +321,15 @@ impl Parser<'_> {
     }
 }
 
-fn predefined_class(p: char) -> String {
+fn predefined_class(p: char) -> &'static str {
     match p {
-        'd' => "0-9".into(),
-        'D' => "[^0-9]".into(),
-        's' => r"\t\n\x0B\x0C\r ".into(),
-        'S' => r"[^\t\n\x0B\x0C\r ]".into(),
-        'w' => "a-zA-Z_0-9".into(),
-        _ => "[^a-zA-Z_0-9]".into(),
+        'd' => "0-9",
+        'D' => "[^0-9]",
+        's' => r"\t\n\x0B\x0C\r ",
+        'S' => r"[^\t\n\x0B\x0C\r ]",
+        'w' => "a-zA-Z_0-9",
+        _ => "[^a-zA-Z_0-9]",
     }
-}
-
-fn push_literal(out: &mut String, c: char) {
-    if "\\.+*?()|[]{}^$#&-~".contains(c) {
-        out.push('\\');
-    }
-    out.push(c);
 }
 
 fn push_class_char(out: &mut String, c: char) {
@@ -413,15 +407,11 @@ impl Re {
                 }
                 out.push(']');
             }
+            // A class of its items (the negated ones nest: `[[^0-9]]`).
             Re::Predefined(p) => {
-                let class = predefined_class(*p);
-                if class.starts_with('[') {
-                    out.push_str(&class);
-                } else {
-                    out.push('[');
-                    out.push_str(&class);
-                    out.push(']');
-                }
+                out.push('[');
+                out.push_str(predefined_class(*p));
+                out.push(']');
             }
             Re::Char(c) => push_literal(out, *c),
             Re::AnyChar => out.push('.'),

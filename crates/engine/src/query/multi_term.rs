@@ -12,7 +12,8 @@ use tantivy::query::RegexQuery;
 use tantivy::schema::Field;
 use tantivy::Term;
 
-fn push_literal(out: &mut String, c: char) {
+/// `c` as a literal of tantivy's regex syntax.
+pub(crate) fn push_literal(out: &mut String, c: char) {
     if "\\.+*?()|[]{}^$#&-~".contains(c) {
         out.push('\\');
     }

@@ -77,12 +77,7 @@ fn field_list(key: &str, v: &Node) -> Result<Vec<FieldAndFormat>> {
     let items: Vec<&Node> = match &v.v {
         J::Arr(items) => items.iter().collect(),
         // Only a list is read there; anything else is a key the search source parser lacks.
-        _ => {
-            return Err(parsing(
-                format!("Unknown key for a {} in [{key}].", v.token()),
-                v.pos,
-            ))
-        }
+        _ => return Err(unknown_key(key, v)),
     };
     let mut out = Vec::new();
     for it in items {
@@ -222,22 +217,16 @@ fn check_source(v: &Node) -> Result<()> {
     let Some(entries) = v.as_obj() else {
         return Ok(());
     };
-    let unknown = |x: &Node, key: &str| {
-        Err(parsing(
-            format!("Unknown key for a {} in [{key}].", x.token()),
-            x.pos,
-        ))
-    };
     for (k, _, x) in entries {
         let listed = matches!(k.as_str(), "includes" | "include" | "excludes" | "exclude");
         match &x.v {
             J::Str(_) if listed => {}
             J::Arr(items) if listed => {
                 if let Some(it) = items.iter().find(|it| !matches!(it.v, J::Str(_))) {
-                    return unknown(it, k);
+                    return Err(unknown_key(k, it));
                 }
             }
-            _ => return unknown(x, k),
+            _ => return Err(unknown_key(k, x)),
         }
     }
     Ok(())

@@ -634,7 +634,7 @@ impl<'a> ShardHighlighter<'a> {
             return Ok(None);
         }
         if o.highlighter_type.as_deref() == Some("plain") {
-            return self.plain(path, fm, o, &values, &matchers);
+            return self.plain(path, fm, o, &values, &matchers, no_match_size);
         }
         let sep = String::from_utf16_lossy(&[split::SEP]);
         let text: Vec<u16> = values.join(&sep).encode_utf16().collect();
@@ -708,6 +708,7 @@ impl ShardHighlighter<'_> {
         o: &Options,
         values: &[String],
         matchers: &[&Matcher],
+        no_match_size: usize,
     ) -> Result<Option<Vec<String>>> {
         let nfrag = o.number_of_fragments.unwrap_or(5).max(0) as usize;
         let size = o.fragment_size.unwrap_or(100).max(0) as usize;
@@ -730,7 +731,9 @@ impl ShardHighlighter<'_> {
             html: o.html.unwrap_or(false),
         };
         let mut frags = Vec::new();
-        for v in values {
+        // Where a `no_match_size` excerpt of the first value would end, from its tokens.
+        let mut no_match_end = None;
+        for (vi, v) in values.iter().enumerate() {
             let toks = tokens(self.cx, fm, std::slice::from_ref(v));
             let (by_term, phrases) = matched(&toks, matchers);
             let hit: BTreeMap<usize, f32> = by_term
@@ -745,6 +748,9 @@ impl ShardHighlighter<'_> {
                 }
             }
             let plain_toks = plain_tokens(&toks);
+            if vi == 0 && no_match_size > 0 {
+                no_match_end = plain::no_match_end(&plain_toks, no_match_size);
+            }
             frags.extend(
                 plain::fragments(v, &plain_toks, &hit, &spans, &opts)
                     .into_iter()
@@ -763,18 +769,10 @@ impl ShardHighlighter<'_> {
         if n > 0 {
             return Ok(Some(frags.into_iter().take(n).map(|f| f.text).collect()));
         }
-        let no_match_size = o.no_match_size.unwrap_or(0).max(0) as usize;
-        if no_match_size == 0 {
-            return Ok(None);
-        }
-        let Some(first) = values.first() else {
-            return Ok(None);
-        };
-        let units: Vec<u16> = first.encode_utf16().collect();
-        let toks = tokens(self.cx, fm, std::slice::from_ref(first));
-        Ok(plain::no_match_end(&plain_tokens(&toks), no_match_size)
-            .filter(|&end| end > 0)
-            .map(|end| vec![String::from_utf16_lossy(&units[..end])]))
+        Ok(no_match_end.filter(|&end| end > 0).and_then(|end| {
+            let units: Vec<u16> = values.first()?.encode_utf16().collect();
+            Some(vec![String::from_utf16_lossy(&units[..end])])
+        }))
     }
 }
 

@@ -6,7 +6,7 @@
 //! fragment scores the number of distinct query terms in it; the best `number_of_fragments`
 //! with a score are kept, best first, ties in text order.
 
-use super::unified::html_encode;
+use super::unified::push_text;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A token of one value: its analyzed text, position increment and UTF-16 offsets.
@@ -103,12 +103,7 @@ pub fn fragments(
     let text: Vec<u16> = value.encode_utf16().collect();
     let mut out = String::new();
     let append = |out: &mut String, from: usize, to: usize| {
-        let s = String::from_utf16_lossy(&text[from.min(to)..to]);
-        if opts.html {
-            html_encode(&s, out);
-        } else {
-            out.push_str(&s);
-        }
+        push_text(out, &text[from.min(to)..to], opts.html)
     };
     let mut cutter = Cutter {
         kind: opts.fragmenter,

@@ -219,18 +219,21 @@ pub fn html_encode(s: &str, out: &mut String) {
     }
 }
 
+/// Appends UTF-16 text, through the HTML encoder when `html` (the highlighters' encoders).
+pub fn push_text(out: &mut String, units: &[u16], html: bool) {
+    let s = String::from_utf16_lossy(units);
+    if html {
+        html_encode(&s, out);
+    } else {
+        out.push_str(&s);
+    }
+}
+
 /// OpenSearch's `CustomPassageFormatter`: tags around merged overlapping matches, a trailing
 /// value separator dropped, the snippet trimmed as Java's `String.trim`.
 pub fn format(p: &Passage, text: &[u16], pre: &str, post: &str, html: bool) -> String {
     let mut sb = String::new();
-    let append = |sb: &mut String, from: usize, to: usize| {
-        let s = String::from_utf16_lossy(&text[from..to]);
-        if html {
-            html_encode(&s, sb);
-        } else {
-            sb.push_str(&s);
-        }
-    };
+    let append = |sb: &mut String, from: usize, to: usize| push_text(sb, &text[from..to], html);
     let mut pos = p.start;
     let mut i = 0;
     while i < p.hits.len() {
