@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tantivy::collector::TopDocs;
 use tantivy::query::{EnableScoring, Explanation, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::{DocSet, Term};
+use tantivy::Term;
 
 /// The request's query: `q=` or the body's `query`.
 fn request_query(p: &Params, body: Option<&[u8]>) -> Result<Option<dsl::Query>> {
@@ -204,12 +204,17 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
     let q = query::build(&ast, &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&searcher))?;
     let reader = searcher.segment_reader(addr.segment_ord);
-    let matched = weight.scorer(reader, 1.0)?.seek(addr.doc_id) == addr.doc_id;
+    let matched = query::reaches(weight.scorer(reader, 1.0)?.as_mut(), addr.doc_id);
     let doc = (addr.doc_id, lucene_doc_id(&searcher, *addr));
-    let explanation = match weight.explain(reader, addr.doc_id) {
-        Ok(e) if matched => to_json(&e, doc),
-        Ok(e) if e.value() == 0.0 => to_json(&e, doc),
-        _ => json!({"value": 0.0, "description": "no matching term", "details": []}),
+    let explanation = if matched {
+        to_json(&weight.explain(reader, addr.doc_id)?, doc)
+    } else {
+        let d = query::no_match::Doc {
+            reader,
+            doc: addr.doc_id,
+            lucene: doc.1,
+        };
+        to_json(&query::no_match::explain(&ast, &cx, &d)?, doc)
     };
     let mut out = json!({
         "_index": meta.name,

@@ -19,7 +19,7 @@ pub struct MatchPhraseQuery {
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v, extra) = single_field("match_phrase", body)?;
+    let (field, v) = single_field("match_phrase", body)?;
     let mut q = MatchPhraseQuery {
         field,
         query: Value::Null,
@@ -29,11 +29,6 @@ pub fn parse(body: &Node) -> Result<Query> {
         boost: DEFAULT_BOOST,
         max_expansions: None,
     };
-    for (k, _, x) in extra {
-        if k == "boost" {
-            q.boost = float("match_phrase", k, x)?;
-        }
-    }
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {

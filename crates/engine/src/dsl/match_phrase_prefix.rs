@@ -12,7 +12,7 @@ pub const DEFAULT_MAX_EXPANSIONS: u32 = 50;
 
 pub fn parse(body: &Node) -> Result<Query> {
     const NAME: &str = "match_phrase_prefix";
-    let (field, v, extra) = single_field(NAME, body)?;
+    let (field, v) = single_field(NAME, body)?;
     let mut q = MatchPhraseQuery {
         field,
         query: Value::Null,
@@ -22,11 +22,6 @@ pub fn parse(body: &Node) -> Result<Query> {
         boost: DEFAULT_BOOST,
         max_expansions: Some(DEFAULT_MAX_EXPANSIONS),
     };
-    for (k, _, x) in extra {
-        if k == "boost" {
-            q.boost = float(NAME, k, x)?;
-        }
-    }
     match &v.v {
         J::Obj(entries) => {
             for (k, _, x) in entries {

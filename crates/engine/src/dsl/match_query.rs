@@ -94,7 +94,7 @@ pub fn parse_bool_prefix(body: &Node) -> Result<Query> {
 }
 
 fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
-    let (field, v, extra) = single_field(name, body)?;
+    let (field, v) = single_field(name, body)?;
     let mut q = MatchQuery {
         field,
         query: Value::Null,
@@ -111,11 +111,6 @@ fn parse_as(name: &'static str, body: &Node) -> Result<MatchQuery> {
         fuzzy_rewrite: None,
         cutoff_frequency: None,
     };
-    for (k, _, x) in extra {
-        if k == "boost" {
-            q.boost = float(name, k, x)?;
-        }
-    }
     // What only a negative boost's refusal quotes (OpenSearch prints the builder).
     let mut fuzziness_text: Option<String> = None;
     let mut query_name: Option<String> = None;

@@ -108,6 +108,39 @@ pub enum Query {
 pub const DEFAULT_BOOST: f32 = 1.0;
 
 impl Query {
+    /// The same query with its own boost 1.
+    pub fn unboosted(&self) -> Query {
+        let mut q = self.clone();
+        *q.boost_mut() = DEFAULT_BOOST;
+        q
+    }
+
+    fn boost_mut(&mut self) -> &mut f32 {
+        match self {
+            Query::MatchAll { boost }
+            | Query::MatchNone { boost }
+            | Query::Term { boost, .. }
+            | Query::Terms { boost, .. }
+            | Query::Exists { boost, .. }
+            | Query::Ids { boost, .. }
+            | Query::Prefix { boost, .. }
+            | Query::ConstantScore { boost, .. }
+            | Query::DisMax { boost, .. }
+            | Query::Boosting { boost, .. } => boost,
+            Query::Range(q) => &mut q.boost,
+            Query::Bool(q) => &mut q.boost,
+            Query::Match(q) | Query::MatchBoolPrefix(q) => &mut q.boost,
+            Query::MatchPhrase(q) => &mut q.boost,
+            Query::MultiMatch(q) => &mut q.boost,
+            Query::Wildcard(q) | Query::Regexp(q) => &mut q.boost,
+            Query::Fuzzy(q) => &mut q.boost,
+            Query::QueryString(q) => &mut q.boost,
+            Query::SimpleQueryString(q) => &mut q.boost,
+            Query::FunctionScore(q) => &mut q.boost,
+            Query::TermsSet(q) => &mut q.boost,
+        }
+    }
+
     /// The query's own `boost` (every query type has one).
     pub fn boost(&self) -> f32 {
         match self {
@@ -558,31 +591,26 @@ pub fn string(query: &str, key: &str, node: &Node) -> Result<String> {
 }
 
 /// A single-field query's field name, its value, and the query's own parameters beside it.
-pub type SingleField<'a> = (String, &'a Node, Vec<&'a (String, Pos, Node)>);
+pub type SingleField<'a> = (String, &'a Node);
 
-/// The one field a single-field query (`term`, `match`, `range`, …) names, and its value.
-/// `boost`/`_name` beside the field are the query's own parameters.
+/// The one field a single-field query (`term`, `match`, `prefix`, …) names, and its value.
+/// OpenSearch takes every other key as a second field, `boost` and `_name` too: they go
+/// inside the field's object.
 pub fn single_field<'a>(name: &str, body: &'a Node) -> Result<SingleField<'a>> {
     let mut found: Option<(&String, &Node)> = None;
-    let mut extra = Vec::new();
-    for entry in body.as_obj().unwrap_or_default() {
-        let (k, _, v) = entry;
-        if matches!(v.v, J::Obj(_) | J::Arr(_)) || !matches!(k.as_str(), "boost" | "_name") {
-            if let Some((first, _)) = found {
-                return Err(parsing(
-                    format!(
-                        "[{name}] query doesn't support multiple fields, found [{first}] and [{k}]"
-                    ),
-                    v.pos,
-                ));
-            }
-            found = Some((k, v));
-        } else {
-            extra.push(entry);
+    for (k, _, v) in body.as_obj().unwrap_or_default() {
+        if let Some((first, _)) = found {
+            return Err(parsing(
+                format!(
+                    "[{name}] query doesn't support multiple fields, found [{first}] and [{k}]"
+                ),
+                v.pos,
+            ));
         }
+        found = Some((k, v));
     }
     match found {
-        Some((k, v)) if !k.is_empty() => Ok((k.clone(), v, extra)),
+        Some((k, v)) if !k.is_empty() => Ok((k.clone(), v)),
         _ => Err(Error::illegal_argument("field name is null or empty")),
     }
 }
@@ -595,6 +623,28 @@ pub(crate) fn parse_str(s: &str) -> Result<Query> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_single_field_query_takes_no_parameter_beside_its_field() {
+        let reason = |s: &str| parse_str(s).unwrap_err().reason;
+        assert_eq!(
+            reason(r#"{"term": {"k": "v", "boost": 2}}"#),
+            "[term] query doesn't support multiple fields, found [k] and [boost]"
+        );
+        assert_eq!(
+            reason(r#"{"match": {"_name": "n", "k": "v"}}"#),
+            "[match] query doesn't support multiple fields, found [_name] and [k]"
+        );
+        // Range reads a value beside its field as a parameter it does not know.
+        assert_eq!(
+            reason(r#"{"range": {"boost": 2, "n": {"gte": 1}}}"#),
+            "[range] query does not support [boost]"
+        );
+        assert_eq!(
+            reason(r#"{"range": {"n": {"gte": 1}, "m": {"gte": 1}, "_name": "x"}}"#),
+            "[range] query doesn't support multiple fields, found [n] and [m]"
+        );
+    }
 
     #[test]
     fn ints_stay_within_javas_range() {

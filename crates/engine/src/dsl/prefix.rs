@@ -5,15 +5,10 @@ use super::{boolean, float, single_field, unsupported, Query, DEFAULT_BOOST};
 use crate::error::{Error, Result};
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v, extra) = single_field("prefix", body)?;
+    let (field, v) = single_field("prefix", body)?;
     let mut boost = DEFAULT_BOOST;
     let mut case_insensitive = false;
     let mut rewrite = None;
-    for (k, _, x) in extra {
-        if k == "boost" {
-            boost = float("prefix", k, x)?;
-        }
-    }
     let value = match &v.v {
         J::Obj(entries) => {
             let mut value = None;

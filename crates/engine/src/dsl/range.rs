@@ -19,7 +19,24 @@ pub struct RangeQuery {
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v, extra) = single_field("range", body)?;
+    // A value beside the field is an unknown parameter to OpenSearch's range parser, and
+    // an object a second field, whichever comes first.
+    let entries = body.as_obj().unwrap_or_default();
+    let mut fields = 0;
+    for (k, _, x) in entries {
+        if matches!(x.v, J::Obj(_) | J::Arr(_)) {
+            if fields == 1 {
+                break;
+            }
+            fields += 1;
+        } else if entries.len() > 1 {
+            return Err(parsing(
+                format!("[range] query does not support [{k}]"),
+                x.pos,
+            ));
+        }
+    }
+    let (field, v) = single_field("range", body)?;
     let mut q = RangeQuery {
         field,
         from: None,
@@ -30,11 +47,6 @@ pub fn parse(body: &Node) -> Result<Query> {
         time_zone: None,
         boost: DEFAULT_BOOST,
     };
-    for (k, _, x) in extra {
-        if k == "boost" {
-            q.boost = float("range", k, x)?;
-        }
-    }
     let J::Obj(entries) = &v.v else {
         return Err(parsing(
             format!("[range] query does not support [{}]", q.field),

@@ -6,14 +6,9 @@ use super::{boolean, float, parsing, single_field, unsupported, Query, DEFAULT_B
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v, extra) = single_field("term", body)?;
+    let (field, v) = single_field("term", body)?;
     let mut boost = DEFAULT_BOOST;
     let mut case_insensitive = false;
-    for (k, _, x) in extra {
-        if k == "boost" {
-            boost = float("term", k, x)?;
-        }
-    }
     let value = match &v.v {
         J::Obj(entries) => {
             let mut value = None;

@@ -44,13 +44,8 @@ fn value_and_options<'a>(
     body: &'a Node,
     value_keys: &[&str],
 ) -> Result<ValueAndOptions<'a>> {
-    let (field, v, extra) = single_field(name, body)?;
+    let (field, v) = single_field(name, body)?;
     let mut boost = DEFAULT_BOOST;
-    for (k, _, x) in extra {
-        if k == "boost" {
-            boost = float(name, k, x)?;
-        }
-    }
     match &v.v {
         J::Obj(entries) => {
             let mut value = None;
@@ -154,7 +149,7 @@ fn regexp_flags(flags: &str) -> Result<u32> {
 pub fn parse_fuzzy(body: &Node) -> Result<Query> {
     // FuzzyQueryBuilder reads options only as plain values, and a short form's array as more
     // fields (an empty one naming the field again, its values naming none).
-    let (name, v, _) = super::single_field("fuzzy", body)?;
+    let (name, v) = super::single_field("fuzzy", body)?;
     match &v.v {
         J::Obj(entries) => {
             if let Some((k, _, x)) = entries

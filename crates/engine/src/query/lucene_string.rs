@@ -106,6 +106,42 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
     }))
 }
 
+/// A FILTER or MUST_NOT clause as Lucene's boolean rewrite leaves it: without its boost or a
+/// constant-score wrapper, which change nothing where scores are not wanted.
+pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
+    if let Ast::ConstantScore { filter, .. } = q {
+        return unscored_clause(filter, cx);
+    }
+    let (s, boolean) = render(&q.unboosted(), cx)?;
+    Ok(
+        match s
+            .strip_prefix("ConstantScore(")
+            .and_then(|t| t.strip_suffix(')'))
+            .filter(|t| balanced(t))
+        {
+            Some(inner) => (inner.to_string(), false),
+            None => (s, boolean),
+        },
+    )
+}
+
+/// Whether `text`'s parentheses pair up, so that one wrapper around it encloses all of it
+/// (`ConstantScore(a) ConstantScore(b)` is two).
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i32;
+    for c in text.chars() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+}
+
 /// Lucene's `toString` of the query an AST builds to.
 pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
     Ok(match ast {
@@ -142,10 +178,20 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
                             continue;
                         }
                     }
-                    let (s, boolean) = render(q, cx)?;
+                    let unscored = matches!(prefix, "-" | "#");
+                    let (s, boolean) = if rewritten && unscored {
+                        unscored_clause(q, cx)?
+                    } else {
+                        render(q, cx)?
+                    };
                     let s = if boolean { format!("({s})") } else { s };
                     parts.push(format!("{prefix}{s}"));
                 }
+            }
+            if b.must.is_empty() && b.should.is_empty() && b.filter.is_empty() && !parts.is_empty()
+            {
+                // OpenSearch gives a purely negative boolean a match_all filter.
+                parts.push("#*:*".to_string());
             }
             let joined = parts.join(" ");
             let text = if msm > 0 {

@@ -16,6 +16,7 @@ pub mod lucene_regexp;
 pub mod lucene_string;
 pub mod lucene_term;
 pub(crate) mod multi_term;
+pub mod no_match;
 pub mod phrase;
 mod query_string;
 pub mod term_union;
@@ -732,7 +733,7 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     for q in &b.filter {
         let c = constant(build(q, cx)?, 0.0);
         let c = describe(cx, c, || {
-            lucene_string::render(q, cx)
+            lucene_string::unscored_clause(q, cx)
                 .ok()
                 .map(|(text, _)| constant::Described::FilterClause(text))
         });
@@ -785,6 +786,14 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     Ok(boosted(Box::new(q), b.boost))
 }
 
+/// Whether a fresh `docs` holds `doc`, leaving it there if so. tantivy leaves a seek behind
+/// the current doc undefined (its match-all scorer goes back), and a fresh scorer already
+/// stands on its first doc, past the excluded ones.
+pub(crate) fn reaches<S: tantivy::DocSet + ?Sized>(docs: &mut S, doc: tantivy::DocId) -> bool {
+    let at = docs.doc();
+    at == doc || (at < doc && docs.seek(doc) == doc)
+}
+
 /// A leaf's scorer on `doc` for its explanation. A miss is an error, as tantivy's own leaves
 /// answer it: enclosing boolean weights then leave the clause out, as Lucene leaves out a
 /// no-match explanation, and a top-level miss prints "no matching term".
@@ -793,7 +802,7 @@ pub(crate) fn positioned_on<S: tantivy::DocSet>(
     doc: tantivy::DocId,
 ) -> tantivy::Result<S> {
     if let Some(mut s) = scorer {
-        if s.seek(doc) == doc {
+        if reaches(&mut s, doc) {
             return Ok(s);
         }
     }

@@ -54,6 +54,24 @@ impl LucenePhraseQuery {
         self.boost
     }
 
+    /// Whether `doc` holds a term of every position (Lucene's phrase approximation), which
+    /// decides how a phrase's miss is explained.
+    pub(crate) fn has_terms(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<bool> {
+        let index = reader.inverted_index(self.field)?;
+        for (_, terms) in &self.slots {
+            let mut any = false;
+            for t in terms {
+                if let Some(mut p) = index.read_postings(t, IndexRecordOption::Basic)? {
+                    any |= super::reaches(&mut p, doc);
+                }
+            }
+            if !any {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Lucene's `toString` of the phrase: stacked terms in parentheses, gaps as `?`.
     pub(crate) fn describe(&self, field_name: &str) -> String {
         let mut s = format!("{field_name}:\"");

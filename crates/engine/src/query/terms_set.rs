@@ -204,7 +204,7 @@ impl Weight for CoveringWeight {
         let mut details = Vec::new();
         for w in &self.clauses {
             let mut s = w.scorer(reader, 1.0)?;
-            if s.seek(doc) == doc {
+            if super::reaches(s.as_mut(), doc) {
                 let e = w.explain(reader, doc)?;
                 freq += 1;
                 score += e.value() as f64;

@@ -9,7 +9,7 @@ use crate::index::schema;
 use crate::query::{self, Context};
 use serde_json::{Map, Value};
 use tantivy::query::EnableScoring;
-use tantivy::{DocAddress, DocSet, Searcher};
+use tantivy::{DocAddress, Searcher};
 
 /// OpenSearch's glob (`*` only) over field names.
 fn glob(pattern: &str, name: &str) -> bool {
@@ -411,7 +411,8 @@ pub fn matched_queries(
             continue;
         };
         let alive = reader.alive_bitset();
-        if s.seek(addr.doc_id) == addr.doc_id && alive.is_none_or(|a| a.is_alive(addr.doc_id)) {
+        if query::reaches(s.as_mut(), addr.doc_id) && alive.is_none_or(|a| a.is_alive(addr.doc_id))
+        {
             out.push((name.clone(), s.score()));
         }
     }

@@ -1,0 +1,469 @@
+//! Why a document does not match: the explanation Lucene's weights give for a miss, which
+//! `_explain` returns beside `matched: false`.
+//!
+//! A boolean miss names the clauses that decided it ("no match on required clause (…)",
+//! "match on prohibited clause (…)", each with Lucene's `toString` of the clause) beside the
+//! explanations of the clauses that did match. tantivy's weights only say that a document does
+//! not match, so the miss is built here from the query as parsed: Lucene's boolean rewrites,
+//! the texts its weights give, and the built clauses' own explanations where they match.
+
+use super::combine::{DisMaxQuery, SumQuery};
+use super::constant::{ConstantQuery, Described};
+use super::function_score::java_float;
+use super::phrase::LucenePhraseQuery;
+use super::wrappers::BoostedQuery;
+use super::{boosted, build, lucene_string, min_should, Context};
+use crate::dsl::{self, Query as Ast};
+use crate::error::Result;
+use tantivy::query::{BooleanQuery, EnableScoring, Explanation, Query};
+use tantivy::{DocId, SegmentReader};
+
+/// The document being explained.
+pub struct Doc<'r> {
+    pub reader: &'r SegmentReader,
+    pub doc: DocId,
+    /// Lucene's id for it, which a constant-score weight's miss prints.
+    pub lucene: u32,
+}
+
+/// The explanation of `ast` missing `d`, where scores are wanted (the top of `_explain`).
+pub fn explain(ast: &Ast, cx: &Context, d: &Doc) -> Result<Explanation> {
+    Miss { cx, d }.scored(ast, 1.0)
+}
+
+struct Miss<'a, 'c, 'r> {
+    cx: &'a Context<'c>,
+    d: &'a Doc<'r>,
+}
+
+/// How a boolean clause takes part, in OpenSearch's order of them.
+#[derive(Clone, Copy, PartialEq)]
+enum Occur {
+    Must,
+    MustNot,
+    Should,
+    Filter,
+}
+
+/// The reason of OpenSearch's `match_none`, which also stands for what it rewrites away.
+const MATCH_NONE: &str = "User requested \"match_none\" query.";
+
+/// The field of a term-level query that OpenSearch rewrites to `match_none` where the field
+/// is not mapped.
+fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
+    match ast {
+        Ast::Term { field, .. }
+        | Ast::Terms { field, .. }
+        | Ast::Prefix { field, .. }
+        | Ast::Exists { field, .. } => Some(field),
+        Ast::Range(r) => Some(&r.field),
+        Ast::Wildcard(w) => Some(&w.field),
+        Ast::Fuzzy(f) => Some(&f.field),
+        _ => None,
+    }
+}
+
+fn no_match(description: impl Into<String>) -> Explanation {
+    Explanation::new_with_string(description.into(), 0.0)
+}
+
+fn no_match_of(description: impl Into<String>, detail: Explanation) -> Explanation {
+    let mut e = no_match(description);
+    e.add_detail(detail);
+    e
+}
+
+impl Miss<'_, '_, '_> {
+    fn scoring(&self) -> EnableScoring<'_> {
+        EnableScoring::enabled_from_searcher(self.cx.searcher)
+    }
+
+    fn matches(&self, ast: &Ast) -> Result<bool> {
+        let q = build(ast, self.cx)?;
+        let mut s = q.weight(self.scoring())?.scorer(self.d.reader, 1.0)?;
+        Ok(super::reaches(s.as_mut(), self.d.doc))
+    }
+
+    /// A matching clause's explanation under the boost of the queries above it.
+    fn matched(&self, ast: &Ast, boost: f32) -> Result<Explanation> {
+        let q = boosted(build(ast, self.cx)?, boost);
+        Ok(q.weight(self.scoring())?
+            .explain(self.d.reader, self.d.doc)?)
+    }
+
+    fn unscored_text(&self, ast: &Ast) -> Result<String> {
+        Ok(lucene_string::unscored_clause(ast, self.cx)?.0)
+    }
+
+    /// Whether `ast` is Lucene's `MatchNoDocsQuery` by the time a boolean rewrites.
+    fn no_docs(&self, ast: &Ast) -> bool {
+        self.rewrites_to_none(ast)
+            || matches!(ast, Ast::Match(m) if self.cx.mapping.field(&m.field).is_none())
+    }
+
+    /// Whether OpenSearch rewrites `ast` to `match_none` before the shard builds it.
+    fn rewrites_to_none(&self, ast: &Ast) -> bool {
+        match ast {
+            Ast::MatchNone { .. } => true,
+            Ast::Ids { values, .. } => values.is_empty(),
+            Ast::ConstantScore { filter, .. } => self.rewrites_to_none(filter),
+            Ast::Bool(b) => b
+                .must
+                .iter()
+                .chain(&b.filter)
+                .any(|q| self.rewrites_to_none(q)),
+            _ => rewritten_unmapped(ast).is_some_and(|f| self.cx.mapping.field(f).is_none()),
+        }
+    }
+
+    /// A miss where scores are not wanted: Lucene caches those weights, and a cached weight
+    /// answers as a constant-score one.
+    fn unscored(&self, text: &str) -> Explanation {
+        no_match(format!("{text} doesn't match id {}", self.d.lucene))
+    }
+
+    /// A miss where scores are wanted, under the boost of the queries above.
+    fn scored(&self, ast: &Ast, boost: f32) -> Result<Explanation> {
+        if let Some(field) = rewritten_unmapped(ast) {
+            if self.cx.mapping.field(field).is_none() {
+                // OpenSearch rewrites these to `match_none` on a shard without the field.
+                return Ok(no_match(MATCH_NONE));
+            }
+        }
+        match ast {
+            Ast::Bool(b) => self.boolean(b, boost),
+            Ast::DisMax {
+                queries,
+                tie_breaker,
+                boost: own,
+            } => self.disjunction(queries, *tie_breaker, boost * own),
+            // Both explain their inner query's miss as it is.
+            Ast::FunctionScore(fs) if !self.matches(&fs.query)? => {
+                self.scored(&fs.query, boost * fs.boost)
+            }
+            Ast::FunctionScore(fs) if fs.min_score.is_some() => {
+                let min = fs.min_score.unwrap_or_default();
+                let scored =
+                    Ast::FunctionScore(Box::new(dsl::function_score::FunctionScoreQuery {
+                        min_score: None,
+                        ..(**fs).clone()
+                    }));
+                let e = self.matched(&scored, boost)?;
+                Ok(no_match_of(
+                    format!(
+                        "Score value is too low, expected at least {} but got {}",
+                        java_float(min),
+                        java_float(e.value())
+                    ),
+                    e,
+                ))
+            }
+            Ast::Boosting {
+                positive,
+                boost: own,
+                ..
+            } => self.scored(positive, boost * own),
+            Ast::MatchNone { .. } => Ok(no_match(MATCH_NONE)),
+            Ast::Ids { values, .. } if values.is_empty() => Ok(no_match(MATCH_NONE)),
+            // Lucene's regexp query on a field the shard lacks, constant score.
+            Ast::Regexp(r) if self.cx.mapping.field(&r.field).is_none() => {
+                Ok(self.unscored(&format!("{}:/{}/", r.field, r.value)))
+            }
+            Ast::Match(m) => self.text(ast, m, boost),
+            Ast::MultiMatch(mm) => self.fields(ast, mm, boost),
+            Ast::Fuzzy(_) => {
+                let q = build(ast, self.cx)?;
+                let mut expansions = 0;
+                q.query_terms(&mut |_, _| expansions += 1);
+                Ok(no_match(match expansions {
+                    0 => "empty BooleanQuery",
+                    1 => "no matching term",
+                    _ => "No matching clauses",
+                }))
+            }
+            _ => self.leaf(ast),
+        }
+    }
+
+    /// A `match` on one field is Lucene's boolean of its analysed terms (one term alone a
+    /// term query), which misses as that boolean does.
+    fn text(&self, ast: &Ast, m: &dsl::MatchQuery, boost: f32) -> Result<Explanation> {
+        if self.cx.mapping.field(&m.field).is_none() {
+            return Ok(no_match(format!("unmapped fields [{}]", m.field)));
+        }
+        if m.fuzziness.is_some() || m.cutoff_frequency.is_some() {
+            return self.leaf(ast);
+        }
+        let one = dsl::MatchQuery {
+            boost: 1.0,
+            ..m.clone()
+        };
+        let q = build(&Ast::Match(one), self.cx)?;
+        let mut terms = Vec::new();
+        let mut fields = std::collections::BTreeSet::new();
+        let mut positions = false;
+        q.query_terms(&mut |t, p| {
+            fields.insert(t.field());
+            positions |= p;
+            terms.push(t.value().as_str().map(str::to_string));
+        });
+        if terms.is_empty() && m.zero_terms_query == dsl::ZeroTerms::None {
+            return Ok(no_match("Matching no documents because no terms present"));
+        }
+        let texts: Option<Vec<String>> = terms.into_iter().collect();
+        let Some(texts) = texts.filter(|t| !t.is_empty() && fields.len() == 1 && !positions) else {
+            return self.leaf(ast);
+        };
+        if texts.len() == 1 {
+            return Ok(no_match("no matching term"));
+        }
+        let clauses = texts
+            .into_iter()
+            .map(|t| Ast::Term {
+                field: m.field.clone(),
+                value: serde_json::Value::String(t),
+                boost: 1.0,
+                case_insensitive: false,
+            })
+            .collect();
+        let mut b = dsl::BoolQuery {
+            must: Vec::new(),
+            should: Vec::new(),
+            filter: Vec::new(),
+            must_not: Vec::new(),
+            minimum_should_match: None,
+            boost: m.boost,
+        };
+        if m.operator == dsl::Operator::And {
+            b.must = clauses;
+        } else {
+            b.should = clauses;
+            b.minimum_should_match = m.minimum_should_match.clone();
+        }
+        self.boolean(&b, boost)
+    }
+
+    /// `best_fields` and `phrase` are a `dis_max` of a query per field.
+    fn fields(&self, ast: &Ast, mm: &dsl::MultiMatchQuery, boost: f32) -> Result<Explanation> {
+        use dsl::MultiMatchType as Type;
+        if !matches!(mm.ty, Type::BestFields | Type::Phrase) || mm.fuzziness.is_some() {
+            return self.leaf(ast);
+        }
+        let lenient =
+            mm.lenient || mm.fields.is_empty() || mm.fields.iter().any(|(f, _)| f.contains('*'));
+        let per_field: Vec<Ast> = super::text::expand_fields(self.cx, &mm.fields)
+            .into_iter()
+            .map(|(field, field_boost)| match mm.ty {
+                Type::Phrase => Ast::MatchPhrase(dsl::MatchPhraseQuery {
+                    field,
+                    query: mm.query.clone(),
+                    slop: mm.slop,
+                    analyzer: mm.analyzer.clone(),
+                    zero_terms_query: mm.zero_terms_query,
+                    boost: field_boost,
+                    max_expansions: None,
+                }),
+                _ => Ast::Match(dsl::MatchQuery {
+                    lenient,
+                    boost: field_boost,
+                    ..mm.as_match(&field)
+                }),
+            })
+            .collect();
+        if per_field.is_empty() {
+            return self.leaf(ast);
+        }
+        let tie = mm.tie_breaker.unwrap_or(mm.ty.default_tie());
+        self.disjunction(&per_field, tie, boost * mm.boost)
+    }
+
+    /// Lucene's `DisjunctionMaxWeight.explain` of a miss: each clause's. One clause alone is
+    /// that clause, and a tie breaker of 1 a boolean disjunction, as Lucene rewrites them.
+    fn disjunction(&self, queries: &[Ast], tie: f32, boost: f32) -> Result<Explanation> {
+        if let [one] = queries {
+            return self.scored(one, boost);
+        }
+        if tie == 1.0 {
+            return Ok(no_match("No matching clauses"));
+        }
+        let mut e = no_match("No matching clause");
+        for q in queries {
+            e.add_detail(self.scored(q, boost)?);
+        }
+        Ok(e)
+    }
+
+    /// Lucene's `BooleanWeight.explain` of a miss, on the boolean OpenSearch builds and
+    /// Lucene rewrites.
+    fn boolean(&self, b: &dsl::BoolQuery, boost: f32) -> Result<Explanation> {
+        if b.minimum_should_match.is_none() && b.should.iter().any(|q| self.no_docs(q)) {
+            // Lucene's rewrite drops optional clauses that match nothing.
+            let kept = dsl::BoolQuery {
+                should: b
+                    .should
+                    .iter()
+                    .filter(|q| !self.no_docs(q))
+                    .cloned()
+                    .collect(),
+                ..b.clone()
+            };
+            if kept.should.is_empty() && kept.must.is_empty() && kept.filter.is_empty() {
+                return Ok(no_match("No matching clauses"));
+            }
+            return self.boolean(&kept, boost);
+        }
+        let boost = boost * b.boost;
+        let required = !b.must.is_empty() || !b.filter.is_empty();
+        let mut msm = match &b.minimum_should_match {
+            Some(m) => min_should(self.cx, Some(m), b.should.len())?,
+            None if !required && !b.should.is_empty() => 1,
+            None => 0,
+        };
+        if msm > b.should.len() {
+            return Ok(no_match(
+                "SHOULD clause count less than minimumNumberShouldMatch",
+            ));
+        }
+        // OpenSearch's rewrite: a required clause that matches nothing, the whole boolean.
+        if b.must
+            .iter()
+            .chain(&b.filter)
+            .any(|q| self.rewrites_to_none(q))
+        {
+            return Ok(no_match(MATCH_NONE));
+        }
+        let count = b.must.len() + b.should.len() + b.filter.len() + b.must_not.len();
+        if count == 1 {
+            if let [filter] = b.filter.as_slice() {
+                let (inner, _) = lucene_string::render(filter, self.cx)?;
+                return Ok(self.unscored(&format!("ConstantScore({inner})")));
+            }
+            if let [only] = b.must.as_slice() {
+                return self.scored(only, boost);
+            }
+            if let [only] = b.should.as_slice() {
+                return self.scored(only, boost);
+            }
+        }
+        if b.must_not
+            .iter()
+            .any(|q| b.must.contains(q) || b.filter.contains(q))
+        {
+            return Ok(no_match("FILTER or MUST clause also in MUST_NOT"));
+        }
+        // SHOULD clauses that must all match are rewritten to MUST.
+        let should = if msm > 0 && msm == b.should.len() {
+            msm = 0;
+            Occur::Must
+        } else {
+            Occur::Should
+        };
+        let all = dsl::Query::MatchAll { boost: 1.0 };
+        let mut clauses: Vec<(Occur, &Ast)> = Vec::with_capacity(count + 1);
+        clauses.extend(b.must.iter().map(|q| (Occur::Must, q)));
+        clauses.extend(b.must_not.iter().map(|q| (Occur::MustNot, q)));
+        clauses.extend(b.should.iter().map(|q| (should, q)));
+        clauses.extend(b.filter.iter().map(|q| (Occur::Filter, q)));
+        if !required && b.should.is_empty() {
+            // OpenSearch gives a purely negative boolean a match_all filter.
+            clauses.push((Occur::Filter, &all));
+        }
+        let mut details = Vec::new();
+        let (mut fail, mut matching, mut should_matching) = (false, 0, 0);
+        for (occur, q) in clauses {
+            let hit = self.matches(q)?;
+            match occur {
+                Occur::Must | Occur::Should if hit => {
+                    details.push(self.matched(q, boost)?);
+                }
+                Occur::Must => {
+                    let (text, _) = lucene_string::render(q, self.cx)?;
+                    details.push(no_match_of(
+                        format!("no match on required clause ({text})"),
+                        self.scored(q, boost)?,
+                    ));
+                    fail = true;
+                }
+                Occur::Should => {}
+                Occur::Filter if hit => {
+                    let mut e = Explanation::new("match on required clause, product of:", 0.0);
+                    e.add_const("# clause", 0.0);
+                    e.add_detail(Explanation::new_with_string(self.unscored_text(q)?, 1.0));
+                    details.push(e);
+                }
+                Occur::Filter => {
+                    let text = self.unscored_text(q)?;
+                    details.push(no_match_of(
+                        format!("no match on required clause ({text})"),
+                        self.unscored(&text),
+                    ));
+                    fail = true;
+                }
+                Occur::MustNot if hit => {
+                    let text = self.unscored_text(q)?;
+                    details.push(no_match_of(
+                        format!("match on prohibited clause ({text})"),
+                        Explanation::new_with_string(text, 1.0),
+                    ));
+                    fail = true;
+                }
+                Occur::MustNot => {}
+            }
+            if hit && occur != Occur::MustNot {
+                matching += 1;
+                should_matching += usize::from(occur == Occur::Should);
+            }
+        }
+        let description = if fail {
+            "Failure to meet condition(s) of required/prohibited clause(s)".to_string()
+        } else if matching == 0 {
+            "No matching clauses".to_string()
+        } else if should_matching < msm {
+            format!("Failure to match minimum number of optional clauses: {msm}")
+        } else {
+            // Every clause agrees; what missed is beyond this model (a nested rewrite).
+            return Ok(no_match("no matching term"));
+        };
+        let mut e = no_match(description);
+        for d in details {
+            e.add_detail(d);
+        }
+        Ok(e)
+    }
+
+    /// A query with no clauses to name: what its Lucene weight says of a miss.
+    fn leaf(&self, ast: &Ast) -> Result<Explanation> {
+        let built = build(ast, self.cx)?;
+        let mut q: &dyn Query = built.as_ref();
+        while let Some(b) = q.downcast_ref::<BoostedQuery>() {
+            q = b.inner();
+        }
+        if let Some(Described::Leaf { scored, .. }) = q
+            .downcast_ref::<ConstantQuery>()
+            .and_then(ConstantQuery::description)
+        {
+            return Ok(self.unscored(scored));
+        }
+        if let Some(p) = q.downcast_ref::<LucenePhraseQuery>() {
+            // Lucene's phrase weight tells a doc without every term from one without the phrase.
+            return Ok(no_match(if p.has_terms(self.d.reader, self.d.doc)? {
+                "no matching phrase"
+            } else {
+                "no matching terms"
+            }));
+        }
+        let disjunction = q.downcast_ref::<SumQuery>().is_some()
+            || q.downcast_ref::<BooleanQuery>().is_some_and(|b| {
+                b.clauses()
+                    .iter()
+                    .all(|(o, _)| *o == tantivy::query::Occur::Should)
+            });
+        Ok(no_match(if disjunction {
+            "No matching clauses"
+        } else if q.downcast_ref::<DisMaxQuery>().is_some() {
+            "No matching clause"
+        } else {
+            "no matching term"
+        }))
+    }
+}
