@@ -118,6 +118,8 @@ function queryTree(r: Rng, depth: number): Record<string, unknown> {
     case 'match_phrase':
       return { match_phrase: { [f]: r.below(2) ? value(r) : { query: value(r), slop: r.pick<unknown>([0, 2, -1, 'x']) } } };
     case 'term':
+      // Now and then a boost or _name beside the field, which OpenSearch takes for a second field.
+      if (r.below(8) === 0) return { term: { [f]: value(r), ...r.pick<Record<string, unknown>>([{ boost: 2 }, { _name: 'n' }]) } };
       return { term: { [f]: r.below(2) ? value(r) : { value: value(r), ...boost() } } };
     case 'terms':
       return { terms: { [f]: r.below(3) ? [value(r), value(r)] : value(r) } };
@@ -391,8 +393,8 @@ async function send(base: string, req: Request): Promise<Answer> {
   const hits = json.hits
     ? (json.hits.hits ?? []).map((h) => ({ score: h._score, sort: h.sort, highlight: h.highlight }))
     : json.explanation
-      ? [{ score: json.explanation.value, sort: undefined, highlight: json.explanation.description }]
-      : (json.explanations ?? []).map((e) => ({ score: undefined, sort: e.valid, highlight: e.explanation ?? e.error }));
+      ? [{ score: json.explanation.value, sort: undefined, highlight: JSON.stringify(json.explanation) }]
+      : (json.explanations ?? []).map((e) => ({ score: undefined, sort: e.valid, highlight: withoutUuids(e.explanation ?? e.error) }));
   return {
     status: res.status,
     total: typeof total === 'object' && total !== null ? (total as { value: number }).value : (total ?? json.count ?? json.matched ?? json.valid),
@@ -401,6 +403,11 @@ async function send(base: string, req: Request): Promise<Answer> {
     reason: root?.reason ?? '',
     hits,
   };
+}
+
+/** Index UUIDs differ between the two nodes; messages that quote `[index/uuid]` compare without them. */
+function withoutUuids(text: string | undefined): string | undefined {
+  return text?.replace(/\[([^\]/]+)\/[A-Za-z0-9_-]{22}\]/g, '[$1/…]');
 }
 
 async function load(base: string, docs: number): Promise<void> {

@@ -106,23 +106,158 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
     }))
 }
 
-/// A FILTER or MUST_NOT clause as Lucene's boolean rewrite leaves it: without its boost or a
-/// constant-score wrapper, which change nothing where scores are not wanted.
+/// Lucene's `ConstantScoreQuery` around `filter`: as parsed, or as its rewrite leaves the
+/// query inside (`unscored_clause`).
+pub fn constant_score(filter: &Ast, cx: &Context) -> Result<String> {
+    let (inner, _) = if cx.parsed {
+        render(filter, cx)?
+    } else {
+        unscored_clause(filter, cx)?
+    };
+    Ok(format!("ConstantScore({inner})"))
+}
+
+/// A query where scores are not wanted (a FILTER or MUST_NOT clause, inside constant_score)
+/// as Lucene's rewrite leaves it: without its boost or a constant-score wrapper, a boolean's
+/// MUST clauses FILTER and its SHOULD clauses gone beside required ones.
 pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
-    if let Ast::ConstantScore { filter, .. } = q {
-        return unscored_clause(filter, cx);
+    match q {
+        Ast::ConstantScore { filter, .. } => return unscored_clause(filter, cx),
+        Ast::Bool(b) => return unscored_boolean(b, cx),
+        Ast::Match(m) => {
+            if let MatchShape::Boolean(b) = match_shape(cx, m)? {
+                return unscored_boolean(&b, cx);
+            }
+        }
+        _ => {}
     }
-    let (s, boolean) = render(&q.unboosted(), cx)?;
-    Ok(
-        match s
-            .strip_prefix("ConstantScore(")
-            .and_then(|t| t.strip_suffix(')'))
-            .filter(|t| balanced(t))
-        {
-            Some(inner) => (inner.to_string(), false),
-            None => (s, boolean),
+    let (mut s, mut boolean) = render(&q.unboosted(), cx)?;
+    // What the query builds to may carry its own wrappers (a fuzzy term's boost, exists'
+    // constant score): the rewrite takes those off too.
+    while let Some(inner) = unwrapped(&s) {
+        s = inner.to_string();
+        boolean = false;
+    }
+    Ok((s, boolean))
+}
+
+/// The query inside a `ConstantScore(…)` or `(…)^boost` that wraps all of `text`.
+fn unwrapped(text: &str) -> Option<&str> {
+    let inner = match text.strip_prefix("ConstantScore(") {
+        Some(t) => t.strip_suffix(')')?,
+        None => {
+            let (head, boost) = text.strip_prefix('(')?.rsplit_once(")^")?;
+            boost.parse::<f32>().ok()?;
+            head
+        }
+    };
+    balanced(inner).then_some(inner)
+}
+
+/// Lucene's `BooleanQuery.rewriteNoScoring`, then its one-clause rewrite.
+fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
+    let mut msm = should_minimum(b)?;
+    let required = !b.must.is_empty() || !b.filter.is_empty();
+    // SHOULD clauses that must all match are MUST clauses first.
+    let all_required = msm > 0 && msm == b.should.len();
+    let keep_should = (msm > 0 || !required) && !all_required;
+    let promoted: &[Ast] = if all_required { &b.should } else { &[] };
+    if all_required {
+        msm = 0;
+    }
+    let unscored = dsl::BoolQuery {
+        must: Vec::new(),
+        should: if keep_should {
+            b.should.clone()
+        } else {
+            Vec::new()
         },
-    )
+        filter: b
+            .must
+            .iter()
+            .chain(promoted)
+            .chain(&b.filter)
+            .cloned()
+            .collect(),
+        must_not: b.must_not.clone(),
+        minimum_should_match: b.minimum_should_match.clone().filter(|_| keep_should),
+        boost: 1.0,
+    };
+    match (
+        unscored.filter.as_slice(),
+        unscored.should.as_slice(),
+        unscored.must_not.is_empty(),
+    ) {
+        ([only], [], true) => unscored_clause(only, cx),
+        ([], [only], true) if msm <= 1 => unscored_clause(only, cx),
+        _ => render(&Ast::Bool(unscored), cx),
+    }
+}
+
+/// What a `match` on one field builds in Lucene's terms.
+pub enum MatchShape {
+    /// Its text analyses to no terms.
+    NoTerms,
+    /// One term: a term query.
+    Term,
+    /// A boolean of term queries (its boost 1).
+    Boolean(dsl::BoolQuery),
+    /// Fuzzy terms, phrases, synonyms, several fields: not a plain boolean of terms.
+    Other,
+}
+
+pub fn match_shape(cx: &Context, m: &dsl::MatchQuery) -> Result<MatchShape> {
+    if m.fuzziness.is_some() || m.cutoff_frequency.is_some() || cx.mapping.field(&m.field).is_none()
+    {
+        return Ok(MatchShape::Other);
+    }
+    let one = dsl::MatchQuery {
+        boost: 1.0,
+        ..m.clone()
+    };
+    let q = super::build(&Ast::Match(one), cx)?;
+    let mut terms = Vec::new();
+    let mut fields = std::collections::BTreeSet::new();
+    let mut positions = false;
+    q.query_terms(&mut |t, p| {
+        fields.insert(t.field());
+        positions |= p;
+        terms.push(t.value().as_str().map(str::to_string));
+    });
+    if terms.is_empty() {
+        return Ok(MatchShape::NoTerms);
+    }
+    let texts: Option<Vec<String>> = terms.into_iter().collect();
+    let Some(texts) = texts.filter(|_| fields.len() == 1 && !positions) else {
+        return Ok(MatchShape::Other);
+    };
+    if texts.len() == 1 {
+        return Ok(MatchShape::Term);
+    }
+    let clauses = texts
+        .into_iter()
+        .map(|t| Ast::Term {
+            field: m.field.clone(),
+            value: serde_json::Value::String(t),
+            boost: 1.0,
+            case_insensitive: false,
+        })
+        .collect();
+    let mut b = dsl::BoolQuery {
+        must: Vec::new(),
+        should: Vec::new(),
+        filter: Vec::new(),
+        must_not: Vec::new(),
+        minimum_should_match: None,
+        boost: 1.0,
+    };
+    if m.operator == dsl::Operator::And {
+        b.must = clauses;
+    } else {
+        b.should = clauses;
+        b.minimum_should_match = m.minimum_should_match.clone();
+    }
+    Ok(MatchShape::Boolean(b))
 }
 
 /// Whether `text`'s parentheses pair up, so that one wrapper around it encloses all of it
@@ -229,10 +364,7 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             };
             boosted(render(&plain, cx)?, *boost)
         }
-        Ast::ConstantScore { filter, boost } => boosted(
-            (format!("ConstantScore({})", render(filter, cx)?.0), false),
-            *boost,
-        ),
+        Ast::ConstantScore { filter, boost } => boosted((constant_score(filter, cx)?, false), *boost),
         Ast::Match(m) => match match_string(cx, &m.field, m)? {
             Some(r) => boosted(r, m.boost),
             None => terms_string(ast, cx)?,

@@ -219,8 +219,8 @@ fn ids_description<'v>(ids: impl IntoIterator<Item = &'v str>) -> Option<constan
 
 /// Lucene's `ConstantScoreQuery` around a query, printed alike scored or not.
 fn wrapped(filter: &Ast, cx: &Context) -> Option<constant::Described> {
-    let (inner, _) = lucene_string::render(filter, cx).ok()?;
-    Some(lucene_string::plain(format!("ConstantScore({inner})")))
+    let text = lucene_string::constant_score(filter, cx).ok()?;
+    Some(lucene_string::plain(text))
 }
 
 pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {

@@ -10,9 +10,10 @@
 use super::combine::{DisMaxQuery, SumQuery};
 use super::constant::{ConstantQuery, Described};
 use super::function_score::java_float;
+use super::lucene_string::{self, MatchShape};
 use super::phrase::LucenePhraseQuery;
 use super::wrappers::BoostedQuery;
-use super::{boosted, build, lucene_string, min_should, Context};
+use super::{boosted, build, min_should, Context};
 use crate::dsl::{self, Query as Ast};
 use crate::error::Result;
 use tantivy::query::{BooleanQuery, EnableScoring, Explanation, Query};
@@ -191,56 +192,20 @@ impl Miss<'_, '_, '_> {
         if self.cx.mapping.field(&m.field).is_none() {
             return Ok(no_match(format!("unmapped fields [{}]", m.field)));
         }
-        if m.fuzziness.is_some() || m.cutoff_frequency.is_some() {
-            return self.leaf(ast);
+        match lucene_string::match_shape(self.cx, m)? {
+            MatchShape::NoTerms if m.zero_terms_query == dsl::ZeroTerms::None => {
+                Ok(no_match("Matching no documents because no terms present"))
+            }
+            MatchShape::Term => Ok(no_match("no matching term")),
+            MatchShape::Boolean(b) => self.boolean(
+                &dsl::BoolQuery {
+                    boost: m.boost,
+                    ..b
+                },
+                boost,
+            ),
+            _ => self.leaf(ast),
         }
-        let one = dsl::MatchQuery {
-            boost: 1.0,
-            ..m.clone()
-        };
-        let q = build(&Ast::Match(one), self.cx)?;
-        let mut terms = Vec::new();
-        let mut fields = std::collections::BTreeSet::new();
-        let mut positions = false;
-        q.query_terms(&mut |t, p| {
-            fields.insert(t.field());
-            positions |= p;
-            terms.push(t.value().as_str().map(str::to_string));
-        });
-        if terms.is_empty() && m.zero_terms_query == dsl::ZeroTerms::None {
-            return Ok(no_match("Matching no documents because no terms present"));
-        }
-        let texts: Option<Vec<String>> = terms.into_iter().collect();
-        let Some(texts) = texts.filter(|t| !t.is_empty() && fields.len() == 1 && !positions) else {
-            return self.leaf(ast);
-        };
-        if texts.len() == 1 {
-            return Ok(no_match("no matching term"));
-        }
-        let clauses = texts
-            .into_iter()
-            .map(|t| Ast::Term {
-                field: m.field.clone(),
-                value: serde_json::Value::String(t),
-                boost: 1.0,
-                case_insensitive: false,
-            })
-            .collect();
-        let mut b = dsl::BoolQuery {
-            must: Vec::new(),
-            should: Vec::new(),
-            filter: Vec::new(),
-            must_not: Vec::new(),
-            minimum_should_match: None,
-            boost: m.boost,
-        };
-        if m.operator == dsl::Operator::And {
-            b.must = clauses;
-        } else {
-            b.should = clauses;
-            b.minimum_should_match = m.minimum_should_match.clone();
-        }
-        self.boolean(&b, boost)
     }
 
     /// `best_fields` and `phrase` are a `dis_max` of a query per field.
