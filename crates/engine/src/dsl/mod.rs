@@ -107,16 +107,10 @@ pub enum Query {
 
 pub const DEFAULT_BOOST: f32 = 1.0;
 
-impl Query {
-    /// The same query with its own boost 1.
-    pub fn unboosted(&self) -> Query {
-        let mut q = self.clone();
-        *q.boost_mut() = DEFAULT_BOOST;
-        q
-    }
-
-    fn boost_mut(&mut self) -> &mut f32 {
-        match self {
+/// The place of a query's own boost, borrowed as `$query` is (`&` or `&mut`).
+macro_rules! boost_place {
+    ($query:expr $(, $mut_:tt)?) => {
+        match $query {
             Query::MatchAll { boost }
             | Query::MatchNone { boost }
             | Query::Term { boost, .. }
@@ -127,45 +121,32 @@ impl Query {
             | Query::ConstantScore { boost, .. }
             | Query::DisMax { boost, .. }
             | Query::Boosting { boost, .. } => boost,
-            Query::Range(q) => &mut q.boost,
-            Query::Bool(q) => &mut q.boost,
-            Query::Match(q) | Query::MatchBoolPrefix(q) => &mut q.boost,
-            Query::MatchPhrase(q) => &mut q.boost,
-            Query::MultiMatch(q) => &mut q.boost,
-            Query::Wildcard(q) | Query::Regexp(q) => &mut q.boost,
-            Query::Fuzzy(q) => &mut q.boost,
-            Query::QueryString(q) => &mut q.boost,
-            Query::SimpleQueryString(q) => &mut q.boost,
-            Query::FunctionScore(q) => &mut q.boost,
-            Query::TermsSet(q) => &mut q.boost,
+            Query::Range(q) => &$($mut_)? q.boost,
+            Query::Bool(q) => &$($mut_)? q.boost,
+            Query::Match(q) | Query::MatchBoolPrefix(q) => &$($mut_)? q.boost,
+            Query::MatchPhrase(q) => &$($mut_)? q.boost,
+            Query::MultiMatch(q) => &$($mut_)? q.boost,
+            Query::Wildcard(q) | Query::Regexp(q) => &$($mut_)? q.boost,
+            Query::Fuzzy(q) => &$($mut_)? q.boost,
+            Query::QueryString(q) => &$($mut_)? q.boost,
+            Query::SimpleQueryString(q) => &$($mut_)? q.boost,
+            Query::FunctionScore(q) => &$($mut_)? q.boost,
+            Query::TermsSet(q) => &$($mut_)? q.boost,
         }
+    };
+}
+
+impl Query {
+    /// The same query with its own boost 1.
+    pub fn unboosted(&self) -> Query {
+        let mut q = self.clone();
+        *boost_place!(&mut q, mut) = DEFAULT_BOOST;
+        q
     }
 
     /// The query's own `boost` (every query type has one).
     pub fn boost(&self) -> f32 {
-        match self {
-            Query::MatchAll { boost }
-            | Query::MatchNone { boost }
-            | Query::Term { boost, .. }
-            | Query::Terms { boost, .. }
-            | Query::Exists { boost, .. }
-            | Query::Ids { boost, .. }
-            | Query::Prefix { boost, .. }
-            | Query::ConstantScore { boost, .. }
-            | Query::DisMax { boost, .. }
-            | Query::Boosting { boost, .. } => *boost,
-            Query::Range(q) => q.boost,
-            Query::Bool(q) => q.boost,
-            Query::Match(q) | Query::MatchBoolPrefix(q) => q.boost,
-            Query::MatchPhrase(q) => q.boost,
-            Query::MultiMatch(q) => q.boost,
-            Query::Wildcard(q) | Query::Regexp(q) => q.boost,
-            Query::Fuzzy(q) => q.boost,
-            Query::QueryString(q) => q.boost,
-            Query::SimpleQueryString(q) => q.boost,
-            Query::FunctionScore(q) => q.boost,
-            Query::TermsSet(q) => q.boost,
-        }
+        *boost_place!(self)
     }
 }
 
