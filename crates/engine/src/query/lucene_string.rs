@@ -277,14 +277,19 @@ fn balanced(text: &str) -> bool {
     depth == 0
 }
 
+/// `match_none`'s query as Lucene prints it.
+fn match_none() -> String {
+    format!("MatchNoDocsQuery(\"{}\")", super::no_match::MATCH_NONE)
+}
+
 /// Lucene's `toString` of the query an AST builds to.
 pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
+    // OpenSearch rewrites these to `match_none` on a shard without the field.
+    if super::no_match::rewrites_to_none(cx, ast) {
+        return Ok((match_none(), false));
+    }
     Ok(match ast {
         Ast::MatchAll { .. } => ("*:*".to_string(), false),
-        Ast::MatchNone { .. } => (
-            "MatchNoDocsQuery(\"User requested \"match_none\" query.\")".to_string(),
-            false,
-        ),
         Ast::Bool(b) => {
             let mut msm = should_minimum(b)?;
             // Rewritten, as Lucene's `BooleanQuery.rewrite` does: SHOULD clauses that must all

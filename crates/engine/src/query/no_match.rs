@@ -47,11 +47,26 @@ enum Occur {
 }
 
 /// The reason of OpenSearch's `match_none`, which also stands for what it rewrites away.
-const MATCH_NONE: &str = "User requested \"match_none\" query.";
+pub(crate) const MATCH_NONE: &str = "User requested \"match_none\" query.";
+
+/// Whether OpenSearch rewrites `ast` to `match_none` before the shard builds it.
+pub(crate) fn rewrites_to_none(cx: &Context, ast: &Ast) -> bool {
+    match ast {
+        Ast::MatchNone { .. } => true,
+        Ast::Ids { values, .. } => values.is_empty(),
+        Ast::ConstantScore { filter, .. } => rewrites_to_none(cx, filter),
+        Ast::Bool(b) => b
+            .must
+            .iter()
+            .chain(&b.filter)
+            .any(|q| rewrites_to_none(cx, q)),
+        _ => rewritten_unmapped(ast).is_some_and(|f| cx.mapping.field(f).is_none()),
+    }
+}
 
 /// The field of a term-level query that OpenSearch rewrites to `match_none` where the field
 /// is not mapped.
-fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
+pub(crate) fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
     match ast {
         Ast::Term { field, .. }
         | Ast::Terms { field, .. }
@@ -98,23 +113,8 @@ impl Miss<'_, '_, '_> {
 
     /// Whether `ast` is Lucene's `MatchNoDocsQuery` by the time a boolean rewrites.
     fn no_docs(&self, ast: &Ast) -> bool {
-        self.rewrites_to_none(ast)
+        rewrites_to_none(self.cx, ast)
             || matches!(ast, Ast::Match(m) if self.cx.mapping.field(&m.field).is_none())
-    }
-
-    /// Whether OpenSearch rewrites `ast` to `match_none` before the shard builds it.
-    fn rewrites_to_none(&self, ast: &Ast) -> bool {
-        match ast {
-            Ast::MatchNone { .. } => true,
-            Ast::Ids { values, .. } => values.is_empty(),
-            Ast::ConstantScore { filter, .. } => self.rewrites_to_none(filter),
-            Ast::Bool(b) => b
-                .must
-                .iter()
-                .chain(&b.filter)
-                .any(|q| self.rewrites_to_none(q)),
-            _ => rewritten_unmapped(ast).is_some_and(|f| self.cx.mapping.field(f).is_none()),
-        }
     }
 
     /// A miss where scores are not wanted: Lucene caches those weights, and a cached weight
@@ -293,7 +293,7 @@ impl Miss<'_, '_, '_> {
         if b.must
             .iter()
             .chain(&b.filter)
-            .any(|q| self.rewrites_to_none(q))
+            .any(|q| rewrites_to_none(self.cx, q))
         {
             return Ok(no_match(MATCH_NONE));
         }
