@@ -79,6 +79,31 @@ pub(crate) fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
     }
 }
 
+/// `BooleanWeight`'s words for a miss, from what its clauses did.
+fn failure(
+    details: Vec<Explanation>,
+    fail: bool,
+    matching: usize,
+    should_matching: usize,
+    minimum: usize,
+) -> Explanation {
+    let description = if fail {
+        "Failure to meet condition(s) of required/prohibited clause(s)".to_string()
+    } else if matching == 0 {
+        "No matching clauses".to_string()
+    } else if should_matching < minimum {
+        format!("Failure to match minimum number of optional clauses: {minimum}")
+    } else {
+        // Every clause agrees; what missed is beyond this model (a nested rewrite).
+        return no_match("no matching term");
+    };
+    let mut e = no_match(description);
+    for d in details {
+        e.add_detail(d);
+    }
+    e
+}
+
 fn no_match(description: impl Into<String>) -> Explanation {
     Explanation::new_with_string(description.into(), 0.0)
 }
@@ -379,35 +404,34 @@ impl Miss<'_, '_, '_> {
                 should_matching += usize::from(occur == Occur::Should);
             }
         }
-        let description = if fail {
-            "Failure to meet condition(s) of required/prohibited clause(s)".to_string()
-        } else if matching == 0 {
-            "No matching clauses".to_string()
-        } else if should_matching < msm {
-            format!("Failure to match minimum number of optional clauses: {msm}")
-        } else {
-            // Every clause agrees; what missed is beyond this model (a nested rewrite).
-            return Ok(no_match("no matching term"));
-        };
-        let mut e = no_match(description);
-        for d in details {
-            e.add_detail(d);
-        }
-        Ok(e)
+        Ok(failure(details, fail, matching, should_matching, msm))
     }
 
-    /// A query with no clauses to name: what its Lucene weight says of a miss.
+    /// A query the walk above does not model (`query_string`, `simple_query_string`, the
+    /// leaves): its miss read off the query it builds, by what Lucene's weight for that shape
+    /// says.
     fn leaf(&self, ast: &Ast) -> Result<Explanation> {
         let built = build(ast, self.cx)?;
-        let mut q: &dyn Query = built.as_ref();
-        while let Some(b) = q.downcast_ref::<BoostedQuery>() {
-            q = b.inner();
+        self.built(built.as_ref(), 1.0)
+    }
+
+    fn hits(&self, q: &dyn Query) -> Result<bool> {
+        let mut s = q.weight(self.scoring())?.scorer(self.d.reader, 1.0)?;
+        Ok(super::reaches(s.as_mut(), self.d.doc))
+    }
+
+    fn built(&self, q: &dyn Query, boost: f32) -> Result<Explanation> {
+        if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+            return self.built(b.inner(), boost * b.boost());
         }
-        if let Some(Described::Leaf { scored, .. }) = q
+        match q
             .downcast_ref::<ConstantQuery>()
             .and_then(ConstantQuery::description)
         {
-            return Ok(self.unscored(scored));
+            Some(Described::Leaf { scored: text, .. } | Described::FilterClause(text)) => {
+                return Ok(self.unscored(text));
+            }
+            None => {}
         }
         if let Some(p) = q.downcast_ref::<LucenePhraseQuery>() {
             // Lucene's phrase weight tells a doc without every term from one without the phrase.
@@ -417,18 +441,89 @@ impl Miss<'_, '_, '_> {
                 "no matching terms"
             }));
         }
-        let disjunction = q.downcast_ref::<SumQuery>().is_some()
-            || q.downcast_ref::<BooleanQuery>().is_some_and(|b| {
-                b.clauses()
-                    .iter()
-                    .all(|(o, _)| *o == tantivy::query::Occur::Should)
-            });
-        Ok(no_match(if disjunction {
-            "No matching clauses"
-        } else if q.downcast_ref::<DisMaxQuery>().is_some() {
-            "No matching clause"
+        if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
+            let mut e = no_match("No matching clause");
+            for c in d.clauses() {
+                e.add_detail(self.built(c.as_ref(), boost)?);
+            }
+            return Ok(e);
+        }
+        let clauses: Vec<(Occur, &dyn Query)>;
+        let minimum;
+        if let Some(sum) = q.downcast_ref::<SumQuery>() {
+            clauses = sum
+                .clauses()
+                .iter()
+                .map(|c| (Occur::Should, c.as_ref()))
+                .collect();
+            minimum = sum.minimum();
+        } else if let Some(b) = q.downcast_ref::<BooleanQuery>() {
+            clauses = b
+                .clauses()
+                .iter()
+                .map(|(o, c)| {
+                    let occur = match o {
+                        tantivy::query::Occur::Must => Occur::Must,
+                        tantivy::query::Occur::MustNot => Occur::MustNot,
+                        tantivy::query::Occur::Should => Occur::Should,
+                    };
+                    (occur, c.as_ref())
+                })
+                .collect();
+            minimum = b.get_minimum_number_should_match();
         } else {
-            "no matching term"
-        }))
+            return Ok(no_match("no matching term"));
+        }
+        self.built_boolean(&clauses, minimum, boost)
+    }
+
+    /// `BooleanWeight.explain` of a miss on a built boolean (clauses in their built order).
+    fn built_boolean(
+        &self,
+        clauses: &[(Occur, &dyn Query)],
+        minimum: usize,
+        boost: f32,
+    ) -> Result<Explanation> {
+        let schema = self.cx.searcher.schema();
+        let text = |q: &dyn Query| lucene_string::built(q, schema).0;
+        let mut details = Vec::new();
+        let (mut fail, mut matching, mut should_matching) = (false, 0, 0);
+        for &(occur, q) in clauses {
+            let hit = self.hits(q)?;
+            match occur {
+                Occur::Must | Occur::Should | Occur::Filter if hit => {
+                    let q = boosted(q.box_clone(), boost);
+                    details.push(
+                        q.weight(self.scoring())?
+                            .explain(self.d.reader, self.d.doc)?,
+                    );
+                    matching += 1;
+                    should_matching += usize::from(occur == Occur::Should);
+                }
+                Occur::Must | Occur::Filter => {
+                    details.push(no_match_of(
+                        format!("no match on required clause ({})", text(q)),
+                        self.built(q, boost)?,
+                    ));
+                    fail = true;
+                }
+                Occur::MustNot if hit => {
+                    let t = text(q);
+                    details.push(no_match_of(
+                        format!("match on prohibited clause ({t})"),
+                        Explanation::new_with_string(t, 1.0),
+                    ));
+                    fail = true;
+                }
+                Occur::Should | Occur::MustNot => {}
+            }
+        }
+        Ok(failure(
+            details,
+            fail,
+            matching,
+            should_matching,
+            minimum.max(1),
+        ))
     }
 }
