@@ -207,8 +207,11 @@ pub enum MatchShape {
 }
 
 pub fn match_shape(cx: &Context, m: &dsl::MatchQuery) -> Result<MatchShape> {
-    if m.fuzziness.is_some() || m.cutoff_frequency.is_some() || cx.mapping.field(&m.field).is_none()
-    {
+    let analysed = cx
+        .mapping
+        .field(&m.field)
+        .is_some_and(|fm| matches!(fm.ty, FieldType::Text | FieldType::Keyword));
+    if m.fuzziness.is_some() || m.cutoff_frequency.is_some() || !analysed {
         return Ok(MatchShape::Other);
     }
     let one = dsl::MatchQuery {
@@ -644,7 +647,7 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
 /// term-level query on an unmapped field is rewritten to `match_none`; a full-text one names
 /// the unmapped field; a lenient one the failure it swallowed (`Queries.newLenientFieldQuery`,
 /// which prints the field query's own exception, not the shard's wrapper).
-fn no_match_reason(ast: &Ast, cx: &Context) -> String {
+pub(crate) fn no_match_reason(ast: &Ast, cx: &Context) -> String {
     let unmapped = |f: &str| cx.mapping.field(f).is_none();
     let lenient_failure = |field: &str, strict: Ast| match super::build(&strict, cx) {
         Err(e) => {

@@ -16,7 +16,7 @@ use super::wrappers::BoostedQuery;
 use super::{boosted, build, min_should, Context};
 use crate::dsl::{self, Query as Ast};
 use crate::error::Result;
-use tantivy::query::{BooleanQuery, EnableScoring, Explanation, Query};
+use tantivy::query::{BooleanQuery, EmptyQuery, EnableScoring, Explanation, Query};
 use tantivy::{DocId, SegmentReader};
 
 /// The document being explained.
@@ -79,6 +79,14 @@ pub(crate) fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
     }
 }
 
+/// Whether a built query is Lucene's `MatchNoDocsQuery` (under any boost).
+fn matches_nothing(mut q: &dyn Query) -> bool {
+    while let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        q = b.inner();
+    }
+    q.downcast_ref::<EmptyQuery>().is_some()
+}
+
 /// `BooleanWeight`'s words for a miss, from what its clauses did.
 fn failure(
     details: Vec<Explanation>,
@@ -139,7 +147,7 @@ impl Miss<'_, '_, '_> {
     /// Whether `ast` is Lucene's `MatchNoDocsQuery` by the time a boolean rewrites.
     fn no_docs(&self, ast: &Ast) -> bool {
         rewrites_to_none(self.cx, ast)
-            || matches!(ast, Ast::Match(m) if self.cx.mapping.field(&m.field).is_none())
+            || build(ast, self.cx).is_ok_and(|q| matches_nothing(q.as_ref()))
     }
 
     /// A miss where scores are not wanted: Lucene caches those weights, and a cached weight
@@ -304,11 +312,9 @@ impl Miss<'_, '_, '_> {
         }
         let boost = boost * b.boost;
         let required = !b.must.is_empty() || !b.filter.is_empty();
-        let mut msm = match &b.minimum_should_match {
-            Some(m) => min_should(self.cx, Some(m), b.should.len())?,
-            None if !required && !b.should.is_empty() => 1,
-            None => 0,
-        };
+        // OpenSearch sets no minimum where scores are wanted: Lucene's disjunction needs one
+        // clause anyway.
+        let mut msm = min_should(self.cx, b.minimum_should_match.as_ref(), b.should.len())?;
         if msm > b.should.len() {
             return Ok(no_match(
                 "SHOULD clause count less than minimumNumberShouldMatch",
@@ -321,6 +327,12 @@ impl Miss<'_, '_, '_> {
             .any(|q| rewrites_to_none(self.cx, q))
         {
             return Ok(no_match(MATCH_NONE));
+        }
+        // Lucene's: a required clause that is a `MatchNoDocsQuery` is the whole boolean.
+        for q in b.must.iter().chain(&b.filter) {
+            if self.no_docs(q) {
+                return self.leaf(q);
+            }
         }
         let count = b.must.len() + b.should.len() + b.filter.len() + b.must_not.len();
         if count == 1 {
@@ -412,6 +424,13 @@ impl Miss<'_, '_, '_> {
     /// says.
     fn leaf(&self, ast: &Ast) -> Result<Explanation> {
         let built = build(ast, self.cx)?;
+        if matches_nothing(built.as_ref()) {
+            // Lucene's `MatchNoDocsQuery`, which says why it matches nothing.
+            let reason = lucene_string::no_match_reason(ast, self.cx);
+            if !reason.is_empty() {
+                return Ok(no_match(reason));
+            }
+        }
         self.built(built.as_ref(), 1.0)
     }
 

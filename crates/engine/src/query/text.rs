@@ -94,11 +94,10 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
             Err(_) if p.lenient => Ok(none()),
             Err(e) => Err(e),
         },
-        _ => match super::values::exact(cx, f, fm, p.query) {
-            Ok(Some(q)) => Ok(Box::new(tantivy::query::ConstScoreQuery::new(q, 1.0))),
-            Ok(None) => Ok(none()),
+        // OpenSearch asks the field for its term query: the same as `term` builds.
+        _ => match super::term(cx, p.field, p.query, 1.0, false) {
             Err(_) if p.lenient => Ok(none()),
-            Err(e) => Err(e),
+            built => built,
         },
     }
 }
