@@ -138,6 +138,20 @@ pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
         s = inner.to_string();
         boolean = false;
     }
+    let fuzzy = match q {
+        Ast::Fuzzy(_) => true,
+        Ast::Match(m) => m.fuzziness.is_some(),
+        _ => false,
+    };
+    if fuzzy && boolean {
+        // A fuzzy query's expansions are a boolean of boosted terms, whose boosts
+        // `rewriteNoScoring` takes off.
+        s = s
+            .split(' ')
+            .map(|t| unwrapped(t).unwrap_or(t))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
     Ok((s, boolean))
 }
 

@@ -711,6 +711,17 @@ pub fn regex_escape(s: &str) -> String {
 }
 
 fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
+    // Lucene rewrites a boolean of one scoring clause to that clause (which its explanation
+    // shows: no "sum of" around it).
+    if let ([only], []) | ([], [only]) = (b.must.as_slice(), b.should.as_slice()) {
+        if b.filter.is_empty() && b.must_not.is_empty() {
+            let q = build(only, cx)?;
+            if min_should(cx, b.minimum_should_match.as_ref(), b.should.len())? <= b.should.len() {
+                return Ok(boosted(q, b.boost));
+            }
+            return Ok(none());
+        }
+    }
     let mut clauses: Vec<(Occur, Q)> = Vec::new();
     for q in &b.must {
         clauses.push((Occur::Must, build(q, cx)?));

@@ -140,7 +140,12 @@ fn with_explain_boost<R>(boost: f32, f: impl FnOnce() -> R) -> R {
 /// and phrases, under disjunctions, booleans and boosts); others print a boost node instead.
 fn explains_boosts(q: &dyn Query) -> bool {
     use super::combine::{DisMaxQuery, SumQuery};
-    if q.is::<super::lucene_term::LuceneTermQuery>() || q.is::<super::phrase::LucenePhraseQuery>() {
+    // `MatchNoDocsQuery` (what a lenient query_string builds on a field it cannot parse a
+    // term for) scores nothing, so no boost shows.
+    if q.is::<super::lucene_term::LuceneTermQuery>()
+        || q.is::<super::phrase::LucenePhraseQuery>()
+        || q.is::<tantivy::query::EmptyQuery>()
+    {
         return true;
     }
     if let Some(s) = q.downcast_ref::<SumQuery>() {
