@@ -578,8 +578,21 @@ pub type SingleField<'a> = (String, &'a Node);
 /// OpenSearch takes every other key as a second field, `boost` and `_name` too: they go
 /// inside the field's object.
 pub fn single_field<'a>(name: &str, body: &'a Node) -> Result<SingleField<'a>> {
+    first_field(name, body, false)
+}
+
+/// `single_field` for the parsers (`term`, `range`) that pass over a null value as if its
+/// key were not there: `{"term": {"a": null, "b": "v"}}` is a term on `b`.
+pub fn single_non_null_field<'a>(name: &str, body: &'a Node) -> Result<SingleField<'a>> {
+    first_field(name, body, true)
+}
+
+fn first_field<'a>(name: &str, body: &'a Node, skip_nulls: bool) -> Result<SingleField<'a>> {
     let mut found: Option<(&String, &Node)> = None;
     for (k, _, v) in body.as_obj().unwrap_or_default() {
+        if skip_nulls && matches!(v.v, J::Null) {
+            continue;
+        }
         if let Some((first, _)) = found {
             return Err(parsing(
                 format!(
@@ -624,6 +637,15 @@ mod tests {
         assert_eq!(
             reason(r#"{"range": {"n": {"gte": 1}, "m": {"gte": 1}, "_name": "x"}}"#),
             "[range] query doesn't support multiple fields, found [n] and [m]"
+        );
+        // term and range pass over a null as if its key were absent.
+        assert!(matches!(
+            parse_str(r#"{"term": {"k": null, "boost": 2}}"#),
+            Ok(Query::Term { ref field, .. }) if field == "boost"
+        ));
+        assert_eq!(
+            reason(r#"{"range": {"k": null}}"#),
+            "field name is null or empty"
         );
     }
 

@@ -2,7 +2,9 @@
 //! keywords). Bounds stay JSON values here; the query builder converts them per field type.
 
 use super::json::{Node, J};
-use super::{boolean, float, parsing, single_field, string, unsupported, Query, DEFAULT_BOOST};
+use super::{
+    boolean, float, parsing, single_non_null_field, string, unsupported, Query, DEFAULT_BOOST,
+};
 use crate::error::Result;
 use serde_json::Value;
 
@@ -21,9 +23,14 @@ pub struct RangeQuery {
 pub fn parse(body: &Node) -> Result<Query> {
     // A value beside the field is an unknown parameter to OpenSearch's range parser, and
     // an object a second field, whichever comes first.
-    let entries = body.as_obj().unwrap_or_default();
+    let entries: Vec<_> = body
+        .as_obj()
+        .unwrap_or_default()
+        .iter()
+        .filter(|(_, _, x)| !matches!(x.v, J::Null))
+        .collect();
     let mut fields = 0;
-    for (k, _, x) in entries {
+    for (k, _, x) in &entries {
         if matches!(x.v, J::Obj(_) | J::Arr(_)) {
             if fields == 1 {
                 break;
@@ -36,7 +43,7 @@ pub fn parse(body: &Node) -> Result<Query> {
             ));
         }
     }
-    let (field, v) = single_field("range", body)?;
+    let (field, v) = single_non_null_field("range", body)?;
     let mut q = RangeQuery {
         field,
         from: None,

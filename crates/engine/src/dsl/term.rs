@@ -2,11 +2,11 @@
 //! builder's business).
 
 use super::json::{Node, J};
-use super::{boolean, float, parsing, single_field, unsupported, Query, DEFAULT_BOOST};
+use super::{boolean, float, parsing, single_non_null_field, unsupported, Query, DEFAULT_BOOST};
 use crate::error::Result;
 
 pub fn parse(body: &Node) -> Result<Query> {
-    let (field, v) = single_field("term", body)?;
+    let (field, v) = single_non_null_field("term", body)?;
     let mut boost = DEFAULT_BOOST;
     let mut case_insensitive = false;
     let value = match &v.v {
