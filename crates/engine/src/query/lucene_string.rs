@@ -109,10 +109,14 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
 /// Lucene's `ConstantScoreQuery` around `filter`: as parsed, or as its rewrite leaves the
 /// query inside (`unscored_clause`).
 pub fn constant_score(filter: &Ast, cx: &Context) -> Result<String> {
-    let (inner, _) = if cx.parsed {
-        render(filter, cx)?
-    } else {
-        unscored_clause(filter, cx)?
+    let inner = match filter {
+        _ if cx.parsed => render(filter, cx)?.0,
+        // The one place `exists` on a field every doc has prints as its rewrite, `*:*`.
+        Ast::Exists { .. } => {
+            let (s, _) = render(&filter.unboosted(), cx)?;
+            unwrapped(&s).map_or_else(|| s.clone(), str::to_string)
+        }
+        _ => unscored_clause(filter, cx)?.0,
     };
     Ok(format!("ConstantScore({inner})"))
 }
@@ -124,6 +128,11 @@ pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
     match q {
         Ast::ConstantScore { filter, .. } => return unscored_clause(filter, cx),
         Ast::Bool(b) => return unscored_boolean(b, cx),
+        // Not `*:*` here even where every doc has the field: Lucene drops such a filter and
+        // keeps such an exclusion as written, which this text does not model.
+        Ast::Exists { field, .. } => {
+            return Ok((format!("FieldExistsQuery [field={field}]"), false));
+        }
         Ast::Match(m) => {
             if let MatchShape::Boolean(b) = match_shape(cx, m)? {
                 return unscored_boolean(&b, cx);
@@ -307,6 +316,20 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
     }
     Ok(match ast {
         Ast::MatchAll { .. } => ("*:*".to_string(), false),
+        // Rewritten, Lucene's `FieldExistsQuery` is `*:*` where every doc has the field: the
+        // text its explanation prints.
+        Ast::Exists { .. } if !cx.parsed => {
+            let q = super::build(ast, cx)?;
+            match q.downcast_ref::<ConstantQuery>() {
+                Some(c) => match c.description() {
+                    Some(Described::Leaf { scored, .. }) => {
+                        boosted((scored.clone(), false), c.score())
+                    }
+                    _ => built(q.as_ref(), cx.searcher.schema()),
+                },
+                None => built(q.as_ref(), cx.searcher.schema()),
+            }
+        }
         Ast::Bool(b) => {
             let mut msm = should_minimum(b)?;
             // Rewritten, as Lucene's `BooleanQuery.rewrite` does: SHOULD clauses that must all
