@@ -121,6 +121,35 @@ pub fn constant_score(filter: &Ast, cx: &Context) -> Result<String> {
     Ok(format!("ConstantScore({inner})"))
 }
 
+/// An `exists` (or a range without bounds, which OpenSearch builds as one) as its rewrite
+/// prints: `*:*` where every doc has the field.
+fn exists_rewrite(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
+    let q = super::build(ast, cx)?;
+    let Some(c) = q.downcast_ref::<ConstantQuery>() else {
+        return Ok(None);
+    };
+    Ok(match c.description() {
+        Some(Described::Leaf { scored, unscored })
+            if unscored.starts_with("ConstantScore(FieldExistsQuery") =>
+        {
+            Some(boosted((scored.clone(), false), c.score()))
+        }
+        _ => None,
+    })
+}
+
+/// The one clause of a boolean that has nothing else and needs it to match.
+fn single_scoring_clause(b: &dsl::BoolQuery) -> Result<Option<&Ast>> {
+    if !b.filter.is_empty() || !b.must_not.is_empty() {
+        return Ok(None);
+    }
+    Ok(match (b.must.as_slice(), b.should.as_slice()) {
+        ([only], []) => Some(only),
+        ([], [only]) if should_minimum(b)? <= 1 => Some(only),
+        _ => None,
+    })
+}
+
 /// A query where scores are not wanted (a FILTER or MUST_NOT clause, inside constant_score)
 /// as Lucene's rewrite leaves it: without its boost or a constant-score wrapper, a boolean's
 /// MUST clauses FILTER and its SHOULD clauses gone beside required ones.
@@ -318,17 +347,15 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
         Ast::MatchAll { .. } => ("*:*".to_string(), false),
         // Rewritten, Lucene's `FieldExistsQuery` is `*:*` where every doc has the field: the
         // text its explanation prints.
-        Ast::Exists { .. } if !cx.parsed => {
-            let q = super::build(ast, cx)?;
-            match q.downcast_ref::<ConstantQuery>() {
-                Some(c) => match c.description() {
-                    Some(Described::Leaf { scored, .. }) => {
-                        boosted((scored.clone(), false), c.score())
-                    }
-                    _ => built(q.as_ref(), cx.searcher.schema()),
-                },
-                None => built(q.as_ref(), cx.searcher.schema()),
-            }
+        // (A range without bounds is OpenSearch's `exists`.)
+        Ast::Exists { .. } | Ast::Range(_) if !cx.parsed && exists_rewrite(ast, cx)?.is_some() => {
+            exists_rewrite(ast, cx)?.expect("an exists rewrite")
+        }
+        // Rewritten, a boolean of one scoring clause is that clause, the boosts multiplied (and
+        // a product of 1 no boost at all).
+        Ast::Bool(b) if !cx.parsed && single_scoring_clause(b)?.is_some() => {
+            let only = single_scoring_clause(b)?.expect("one clause");
+            boosted(render(&only.unboosted(), cx)?, only.boost() * b.boost)
         }
         Ast::Bool(b) => {
             let mut msm = should_minimum(b)?;
