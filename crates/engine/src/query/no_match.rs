@@ -430,6 +430,15 @@ impl Miss<'_, '_, '_> {
             if !reason.is_empty() {
                 return Ok(no_match(reason));
             }
+            // Fuzzy terms without an expansion: Lucene's rewrite of an empty boolean.
+            let fuzzy = match ast {
+                Ast::Fuzzy(_) => true,
+                Ast::Match(m) => m.fuzziness.is_some(),
+                _ => false,
+            };
+            if fuzzy {
+                return Ok(no_match("empty BooleanQuery"));
+            }
         }
         self.built(built.as_ref(), 1.0)
     }
