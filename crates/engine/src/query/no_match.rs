@@ -128,9 +128,7 @@ impl Miss<'_, '_, '_> {
     }
 
     fn matches(&self, ast: &Ast) -> Result<bool> {
-        let q = build(ast, self.cx)?;
-        let mut s = q.weight(self.scoring())?.scorer(self.d.reader, 1.0)?;
-        Ok(super::reaches(s.as_mut(), self.d.doc))
+        self.hits(build(ast, self.cx)?.as_ref())
     }
 
     /// A matching clause's explanation under the boost of the queries above it.
@@ -158,11 +156,8 @@ impl Miss<'_, '_, '_> {
 
     /// A miss where scores are wanted, under the boost of the queries above.
     fn scored(&self, ast: &Ast, boost: f32) -> Result<Explanation> {
-        if let Some(field) = rewritten_unmapped(ast) {
-            if self.cx.mapping.field(field).is_none() {
-                // OpenSearch rewrites these to `match_none` on a shard without the field.
-                return Ok(no_match(MATCH_NONE));
-            }
+        if rewrites_to_none(self.cx, ast) {
+            return Ok(no_match(MATCH_NONE));
         }
         match ast {
             Ast::Bool(b) => self.boolean(b, boost),
@@ -197,8 +192,6 @@ impl Miss<'_, '_, '_> {
                 boost: own,
                 ..
             } => self.scored(positive, boost * own),
-            Ast::MatchNone { .. } => Ok(no_match(MATCH_NONE)),
-            Ast::Ids { values, .. } if values.is_empty() => Ok(no_match(MATCH_NONE)),
             // Lucene's regexp query on a field the shard lacks, constant score.
             Ast::Regexp(r) if self.cx.mapping.field(&r.field).is_none() => {
                 Ok(self.unscored(&format!("{}:/{}/", r.field, r.value)))
@@ -319,14 +312,6 @@ impl Miss<'_, '_, '_> {
             return Ok(no_match(
                 "SHOULD clause count less than minimumNumberShouldMatch",
             ));
-        }
-        // OpenSearch's rewrite: a required clause that matches nothing, the whole boolean.
-        if b.must
-            .iter()
-            .chain(&b.filter)
-            .any(|q| rewrites_to_none(self.cx, q))
-        {
-            return Ok(no_match(MATCH_NONE));
         }
         // Lucene's: a required clause that is a `MatchNoDocsQuery` is the whole boolean.
         for q in b.must.iter().chain(&b.filter) {
