@@ -150,6 +150,14 @@ fn single_scoring_clause(b: &dsl::BoolQuery) -> Result<Option<&Ast>> {
     })
 }
 
+/// What Lucene's rewrite makes of `ast` (its own boost 1) under a boost of 0: a constant score.
+pub fn zero_boosted(ast: &Ast, cx: &Context) -> Result<String> {
+    match ast {
+        Ast::ConstantScore { filter, .. } => constant_score(filter, cx),
+        _ => constant_score(ast, cx),
+    }
+}
+
 /// A query where scores are not wanted (a FILTER or MUST_NOT clause, inside constant_score)
 /// as Lucene's rewrite leaves it: without its boost or a constant-score wrapper, a boolean's
 /// MUST clauses FILTER and its SHOULD clauses gone beside required ones.
@@ -343,8 +351,11 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
     if super::no_match::rewrites_to_none(cx, ast) {
         return Ok((match_none(), false));
     }
+    if !cx.parsed && ast.boost() == 0.0 {
+        return Ok(boosted((zero_boosted(&ast.unboosted(), cx)?, false), 0.0));
+    }
     Ok(match ast {
-        Ast::MatchAll { .. } => ("*:*".to_string(), false),
+        Ast::MatchAll { boost } => boosted(("*:*".to_string(), false), *boost),
         // Rewritten, Lucene's `FieldExistsQuery` is `*:*` where every doc has the field: the
         // text its explanation prints.
         // (A range without bounds is OpenSearch's `exists`.)

@@ -236,6 +236,17 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
             function_score::java_float(b)
         ))));
     }
+    if b == 0.0 && !is_none(&q) {
+        // Lucene's `BoostQuery` rewrites a zero boost to a constant score of 0, with no scores
+        // to compute, which explanations print as `ConstantScore(…)^0.0`.
+        let plain = ast.unboosted();
+        let c = constant(build_unchecked(&plain, cx)?, 0.0);
+        return Ok(describe(cx, c, || {
+            lucene_string::zero_boosted(&plain, cx)
+                .ok()
+                .map(lucene_string::plain)
+        }));
+    }
     Ok(q)
 }
 

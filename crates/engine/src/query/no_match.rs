@@ -159,6 +159,11 @@ impl Miss<'_, '_, '_> {
         if rewrites_to_none(self.cx, ast) {
             return Ok(no_match(MATCH_NONE));
         }
+        if ast.boost() == 0.0 {
+            // A zero boost is a constant score of 0 (`query::build`).
+            let text = lucene_string::zero_boosted(&ast.unboosted(), self.cx)?;
+            return Ok(self.unscored(&text));
+        }
         match ast {
             Ast::Bool(b) => self.boolean(b, boost),
             Ast::DisMax {
