@@ -72,6 +72,12 @@ pub struct MultiMatchQuery {
 }
 
 impl MultiMatchQuery {
+    /// Whether it runs leniently: asked to, or over fields given by pattern (none given is
+    /// every field), as OpenSearch's `MultiMatchQueryBuilder` decides.
+    pub fn runs_lenient(&self) -> bool {
+        self.lenient || self.fields.is_empty() || self.fields.iter().any(|(f, _)| f.contains('*'))
+    }
+
     /// The `match` this query runs on one field (lenient, unboosted), for the
     /// callers that take a field at a time.
     pub fn as_match(&self, field: &str) -> super::MatchQuery {

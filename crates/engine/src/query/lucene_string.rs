@@ -57,10 +57,10 @@ fn disjunction(parts: Vec<Rendered>, tie_breaker: f32) -> Rendered {
     (s, false)
 }
 
-/// A `match` on one field as Lucene prints the query it builds: its analysed terms, required
-/// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
-/// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
-fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
+/// The terms a `match` on `field` builds to, when it builds Lucene's boolean of plain term
+/// queries on that one field (or one term query, or none): not for fuzziness, common terms,
+/// phrases or synonyms across positions, or several fields.
+fn analysed_terms(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Vec<Term>>> {
     if m.fuzziness.is_some() || m.cutoff_frequency.is_some() {
         return Ok(None);
     }
@@ -70,18 +70,26 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
         ..m.clone()
     };
     let q = super::build(&Ast::Match(one), cx)?;
-    let schema = cx.searcher.schema();
     let mut terms = Vec::new();
     let mut fields = std::collections::BTreeSet::new();
     let mut phrase = false;
     q.query_terms(&mut |t, positions| {
         fields.insert(t.field());
         phrase |= positions;
-        terms.push(term_string(schema, t));
+        terms.push(t.clone());
     });
-    if fields.len() > 1 || terms.is_empty() || phrase {
-        return Ok(None);
-    }
+    Ok((fields.len() <= 1 && !phrase).then_some(terms))
+}
+
+/// A `match` on one field as Lucene prints the query it builds: its analysed terms, required
+/// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
+/// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
+fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
+    let schema = cx.searcher.schema();
+    let mut terms: Vec<String> = match analysed_terms(cx, field, m)? {
+        Some(ts) if !ts.is_empty() => ts.iter().map(|t| term_string(schema, t)).collect(),
+        _ => return Ok(None),
+    };
     if terms.len() == 1 {
         return Ok(Some((terms.remove(0), false)));
     }
@@ -119,6 +127,29 @@ pub fn constant_score(filter: &Ast, cx: &Context) -> Result<String> {
         _ => unscored_clause(filter, cx)?.0,
     };
     Ok(format!("ConstantScore({inner})"))
+}
+
+/// What Lucene's rewrite prints in place of `ast`, where it differs from the query as parsed:
+/// a zero boost's constant score, an `exists` on a field every doc has, a boolean of one
+/// scoring clause (that clause, the boosts multiplied: a product of 1 no boost at all).
+fn rewritten(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
+    if ast.boost() == 0.0 {
+        return Ok(Some(boosted(
+            (zero_boosted(&ast.unboosted(), cx)?, false),
+            0.0,
+        )));
+    }
+    match ast {
+        Ast::Exists { .. } | Ast::Range(_) => exists_rewrite(ast, cx),
+        Ast::Bool(b) => match single_scoring_clause(b)? {
+            Some(only) => Ok(Some(boosted(
+                render(&only.unboosted(), cx)?,
+                only.boost() * b.boost,
+            ))),
+            None => Ok(None),
+        },
+        _ => Ok(None),
+    }
 }
 
 /// An `exists` (or a range without bounds, which OpenSearch builds as one) as its rewrite
@@ -271,27 +302,18 @@ pub fn match_shape(cx: &Context, m: &dsl::MatchQuery) -> Result<MatchShape> {
         .mapping
         .field(&m.field)
         .is_some_and(|fm| matches!(fm.ty, FieldType::Text | FieldType::Keyword));
-    if m.fuzziness.is_some() || m.cutoff_frequency.is_some() || !analysed {
-        return Ok(MatchShape::Other);
-    }
-    let one = dsl::MatchQuery {
-        boost: 1.0,
-        ..m.clone()
+    let terms = match analysed_terms(cx, &m.field, m)? {
+        Some(ts) if analysed => ts,
+        _ => return Ok(MatchShape::Other),
     };
-    let q = super::build(&Ast::Match(one), cx)?;
-    let mut terms = Vec::new();
-    let mut fields = std::collections::BTreeSet::new();
-    let mut positions = false;
-    q.query_terms(&mut |t, p| {
-        fields.insert(t.field());
-        positions |= p;
-        terms.push(t.value().as_str().map(str::to_string));
-    });
     if terms.is_empty() {
         return Ok(MatchShape::NoTerms);
     }
-    let texts: Option<Vec<String>> = terms.into_iter().collect();
-    let Some(texts) = texts.filter(|_| fields.len() == 1 && !positions) else {
+    let texts: Option<Vec<String>> = terms
+        .iter()
+        .map(|t| t.value().as_str().map(str::to_string))
+        .collect();
+    let Some(texts) = texts else {
         return Ok(MatchShape::Other);
     };
     if texts.len() == 1 {
@@ -351,23 +373,19 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
     if super::no_match::rewrites_to_none(cx, ast) {
         return Ok((match_none(), false));
     }
-    if !cx.parsed && ast.boost() == 0.0 {
-        return Ok(boosted((zero_boosted(&ast.unboosted(), cx)?, false), 0.0));
+    if !cx.parsed {
+        if let Some(r) = rewritten(ast, cx)? {
+            return Ok(r);
+        }
     }
     Ok(match ast {
         Ast::MatchAll { boost } => boosted(("*:*".to_string(), false), *boost),
         // Rewritten, Lucene's `FieldExistsQuery` is `*:*` where every doc has the field: the
         // text its explanation prints.
         // (A range without bounds is OpenSearch's `exists`.)
-        Ast::Exists { .. } | Ast::Range(_) if !cx.parsed && exists_rewrite(ast, cx)?.is_some() => {
-            exists_rewrite(ast, cx)?.expect("an exists rewrite")
-        }
+
         // Rewritten, a boolean of one scoring clause is that clause, the boosts multiplied (and
         // a product of 1 no boost at all).
-        Ast::Bool(b) if !cx.parsed && single_scoring_clause(b)?.is_some() => {
-            let only = single_scoring_clause(b)?.expect("one clause");
-            boosted(render(&only.unboosted(), cx)?, only.boost() * b.boost)
-        }
         Ast::Bool(b) => {
             let mut msm = should_minimum(b)?;
             // Rewritten, as Lucene's `BooleanQuery.rewrite` does: SHOULD clauses that must all
@@ -740,11 +758,7 @@ pub(crate) fn no_match_reason(ast: &Ast, cx: &Context) -> String {
         Ok(_) => String::new(),
     };
     match ast {
-        Ast::Term { field, .. } | Ast::Terms { field, .. } | Ast::Prefix { field, .. }
-            if unmapped(field) =>
-        {
-            "User requested \"match_none\" query.".to_string()
-        }
+        _ if super::no_match::rewrites_to_none(cx, ast) => super::no_match::MATCH_NONE.to_string(),
         Ast::Match(m) | Ast::MatchBoolPrefix(m) if unmapped(&m.field) => {
             format!("unmapped fields [{}]", m.field)
         }

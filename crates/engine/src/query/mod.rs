@@ -224,28 +224,31 @@ fn wrapped(filter: &Ast, cx: &Context) -> Option<constant::Described> {
 }
 
 pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
+    let b = ast.boost();
+    if b == 0.0 && b.is_sign_positive() {
+        // Lucene's `BoostQuery` rewrites a zero boost to a constant score of 0, with no scores
+        // to compute, which explanations print as `ConstantScore(…)^0.0`.
+        let plain = ast.unboosted();
+        let q = build_unchecked(&plain, cx)?;
+        if is_none(&q) {
+            return Ok(q);
+        }
+        return Ok(describe(cx, constant(q, 0.0), || {
+            lucene_string::zero_boosted(&plain, cx)
+                .ok()
+                .map(lucene_string::plain)
+        }));
+    }
     let q = build_unchecked(ast, cx)?;
     // Lucene's `BoostQuery`, which OpenSearch wraps a built query in when its boost is not 1 (a
     // query that became `MatchNoDocsQuery` stays unwrapped), refuses what is not a finite
     // non-negative float: checked after the query's own clauses are built, so the innermost
     // bad boost is the one reported.
-    let b = ast.boost();
     if b != 1.0 && (!b.is_finite() || b.is_sign_negative()) && !is_none(&q) {
         return Err(cx.create_failure(Error::illegal_argument(format!(
             "boost must be a positive float, got {}",
             function_score::java_float(b)
         ))));
-    }
-    if b == 0.0 && !is_none(&q) {
-        // Lucene's `BoostQuery` rewrites a zero boost to a constant score of 0, with no scores
-        // to compute, which explanations print as `ConstantScore(…)^0.0`.
-        let plain = ast.unboosted();
-        let c = constant(build_unchecked(&plain, cx)?, 0.0);
-        return Ok(describe(cx, c, || {
-            lucene_string::zero_boosted(&plain, cx)
-                .ok()
-                .map(lucene_string::plain)
-        }));
     }
     Ok(q)
 }

@@ -220,9 +220,6 @@ impl Miss<'_, '_, '_> {
     /// A `match` on one field is Lucene's boolean of its analysed terms (one term alone a
     /// term query), which misses as that boolean does.
     fn text(&self, ast: &Ast, m: &dsl::MatchQuery, boost: f32) -> Result<Explanation> {
-        if self.cx.mapping.field(&m.field).is_none() {
-            return Ok(no_match(format!("unmapped fields [{}]", m.field)));
-        }
         match lucene_string::match_shape(self.cx, m)? {
             MatchShape::NoTerms if m.zero_terms_query == dsl::ZeroTerms::None => {
                 Ok(no_match("Matching no documents because no terms present"))
@@ -245,8 +242,7 @@ impl Miss<'_, '_, '_> {
         if !matches!(mm.ty, Type::BestFields | Type::Phrase) || mm.fuzziness.is_some() {
             return self.leaf(ast);
         }
-        let lenient =
-            mm.lenient || mm.fields.is_empty() || mm.fields.iter().any(|(f, _)| f.contains('*'));
+        let lenient = mm.runs_lenient();
         let per_field: Vec<Ast> = super::text::expand_fields(self.cx, &mm.fields)
             .into_iter()
             .map(|(field, field_boost)| match mm.ty {

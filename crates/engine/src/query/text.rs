@@ -627,7 +627,7 @@ pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(St
 
 pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
     let rewrite = fuzzy_rewrite(cx, m.fuzzy_rewrite.as_deref())?;
-    let lenient = m.lenient || m.fields.is_empty() || m.fields.iter().any(|(f, _)| f.contains('*'));
+    let lenient = m.runs_lenient();
     let fields = expand_fields(cx, &m.fields);
     let fuzzy = m.fuzziness.is_some().then(|| m.as_match(""));
     let mut queries: Vec<Q> = Vec::new();
