@@ -1055,23 +1055,23 @@ pub(super) fn collect(
     // past it cannot be among the shard's first `window`, whatever its segment (a page deep
     // in a many-segment index then costs about one page, not one per segment).
     let mut carried_bar: Option<u64> = None;
-    // The segments' count floors, when together they pass the count wanted: counting stops at
-    // them.
-    let floors: Option<Vec<u32>> = match plan.count_up_to {
-        Some(up_to) if plan.prune && !plan.implied.is_empty() => {
-            let floors = searcher
+    // The segments' count floors: once the count so far and the floors of the segments left
+    // together pass the count wanted, counting stops at them.
+    let floors: Option<Vec<u64>> = match plan.count_up_to {
+        Some(_) if plan.prune && !plan.implied.is_empty() => Some(
+            searcher
                 .segment_readers()
                 .iter()
-                .map(|r| block_max::count_floor(r, plan.implied))
-                .collect::<tantivy::Result<Vec<u32>>>()?;
-            (floors.iter().map(|&n| n as u64).sum::<u64>() > up_to).then_some(floors)
-        }
+                .map(|r| block_max::count_floor(r, plan.implied).map(u64::from))
+                .collect::<tantivy::Result<Vec<u64>>>()?,
+        ),
         _ => None,
     };
     // The best `window` scores of the segments passed so far (pruned passes): a doc of a later
     // segment scoring below the worst of them cannot make the page, so each segment's pruning
     // starts from there rather than from nothing.
     let mut best_scores: Vec<f32> = Vec::new();
+    let mut floors_left: u64 = floors.as_ref().map_or(0, |f| f.iter().sum());
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         let readers = Arc::new(
             levels
@@ -1116,11 +1116,14 @@ pub(super) fn collect(
             if let Some(up_to) = plan.count_up_to {
                 if out.count <= up_to {
                     out.count += match &floors {
-                        Some(f) => f[ord] as u64,
-                        None => weight.count(reader)? as u64,
+                        Some(f) if out.count + floors_left > up_to => f[ord],
+                        _ => weight.count(reader)? as u64,
                     };
                 }
             }
+        }
+        if let Some(f) = &floors {
+            floors_left -= f[ord];
         }
         // `match_all`, or a query that counts apart (`plan.prune`, `plan.constant`), sorted first on a
         // single-valued number, missing values last: the column is scanned for the values that
@@ -1923,7 +1926,23 @@ mod tests {
                     "{count} vs {up_to}, {total}"
                 );
             }
-            // Floors short of the count wanted: counted exactly.
+            // Floors short of the count wanted: the first segments are counted exactly until
+            // their count and the floors of the segments left pass it.
+            let floors: u64 = s
+                .segment_readers()
+                .iter()
+                .map(|r| crate::query::block_max::count_floor(r, &implied).unwrap() as u64)
+                .sum();
+            assert!(floors < total, "{floors} vs {total}");
+            let mut stopped = false;
+            for up_to in floors..total {
+                let (hits, count) = run(up_to, &implied);
+                assert_eq!(hits, want);
+                assert!(count > up_to && count <= total, "{count} vs {up_to}, {total}");
+                stopped |= count < total;
+            }
+            assert!(stopped, "no count stopped at the floors of the segments left");
+            // Counted exactly when nothing short of every match passes the count wanted.
             assert_eq!(run(total, &implied), (want, total));
         }
 
