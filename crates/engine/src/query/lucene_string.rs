@@ -6,7 +6,7 @@
 use super::constant::{ConstantQuery, Described};
 use super::{Context, FieldType};
 use crate::dsl::{self, Query as Ast};
-use crate::error::{ErrorKind, Result};
+use crate::error::Result;
 use std::ops::Bound;
 use tantivy::Term;
 
@@ -638,6 +638,7 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
     use super::combine::{DisMaxQuery, SumQuery};
     use super::labelled::LabelledQuery;
     use super::lucene_term::LuceneTermQuery;
+    use super::match_no_docs::disjunct;
     use super::phrase::LucenePhraseQuery;
     use super::wrappers::BoostedQuery;
     use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur};
@@ -676,7 +677,7 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
         let parts = d
             .clauses()
             .iter()
-            .map(|c| built(c.as_ref(), schema))
+            .map(|c| built(disjunct(d.clauses(), c.as_ref()), schema))
             .collect();
         return disjunction(parts, d.tie());
     }
@@ -727,6 +728,9 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
     if q.is::<EmptyQuery>() {
         return ("MatchNoDocsQuery(\"\")".to_string(), false);
     }
+    if let Some(m) = q.downcast_ref::<super::match_no_docs::MatchNoDocs>() {
+        return (format!("MatchNoDocsQuery(\"{}\")", m.reason()), false);
+    }
     let mut terms = Vec::new();
     q.query_terms(&mut |t, _| terms.push(term_string(schema, t)));
     match terms.len() {
@@ -743,18 +747,7 @@ pub fn built(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) ->
 pub(crate) fn no_match_reason(ast: &Ast, cx: &Context) -> String {
     let unmapped = |f: &str| cx.mapping.field(f).is_none();
     let lenient_failure = |field: &str, strict: Ast| match super::build(&strict, cx) {
-        Err(e) => {
-            // The field query's own exception, inside the shard's wrapper when there is one.
-            let cause = match (&e.kind, e.caused_by.as_deref()) {
-                (ErrorKind::QueryShard, Some(c)) => c,
-                _ => &e,
-            };
-            format!(
-                "failed [{field}] query, caused by {}:[{}]",
-                cause.type_name(),
-                cause.reason
-            )
-        }
+        Err(e) => super::match_no_docs::lenient_failure(field, &e),
         Ok(_) => String::new(),
     };
     match ast {

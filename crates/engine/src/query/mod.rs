@@ -15,6 +15,7 @@ pub mod labelled;
 pub mod lucene_regexp;
 pub mod lucene_string;
 pub mod lucene_term;
+pub mod match_no_docs;
 pub(crate) mod multi_term;
 pub mod no_match;
 pub mod phrase;
@@ -143,6 +144,18 @@ pub fn none() -> Q {
     Box::new(EmptyQuery)
 }
 
+/// What a lenient query builds on a field it cannot query (`e`, the failure it swallows):
+/// Lucene's `MatchNoDocsQuery`, with its reason where the context describes.
+fn lenient_none(cx: &Context, field: &str, e: &Error) -> Q {
+    if cx.describe {
+        Box::new(match_no_docs::MatchNoDocs::new(
+            match_no_docs::lenient_failure(field, e),
+        ))
+    } else {
+        none()
+    }
+}
+
 /// Every document, scoring `boost` (a constant scorer, which boolean weights keep).
 pub fn all(boost: f32) -> Q {
     Box::new(constant::ConstantQuery::new(Box::new(AllQuery), boost))
@@ -253,8 +266,8 @@ pub fn build(ast: &Ast, cx: &Context) -> Result<Q> {
     Ok(q)
 }
 
-fn is_none(q: &Q) -> bool {
-    q.downcast_ref::<EmptyQuery>().is_some()
+pub(crate) fn is_none(q: &Q) -> bool {
+    match_no_docs::is_match_no_docs(q.as_ref())
 }
 
 fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {

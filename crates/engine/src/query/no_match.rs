@@ -11,12 +11,13 @@ use super::combine::{DisMaxQuery, SumQuery};
 use super::constant::{ConstantQuery, Described};
 use super::function_score::java_float;
 use super::lucene_string::{self, MatchShape};
+use super::match_no_docs::MatchNoDocs;
 use super::phrase::LucenePhraseQuery;
 use super::wrappers::BoostedQuery;
 use super::{boosted, build, min_should, Context};
 use crate::dsl::{self, Query as Ast};
 use crate::error::Result;
-use tantivy::query::{BooleanQuery, EmptyQuery, EnableScoring, Explanation, Query};
+use tantivy::query::{BooleanQuery, EnableScoring, Explanation, Query};
 use tantivy::{DocId, SegmentReader};
 
 /// The document being explained.
@@ -79,12 +80,15 @@ pub(crate) fn rewritten_unmapped(ast: &Ast) -> Option<&str> {
     }
 }
 
+/// The reason of the `MatchNoDocsQuery` a boolean without clauses rewrites to.
+const EMPTY_BOOLEAN: &str = "empty BooleanQuery";
+
 /// Whether a built query is Lucene's `MatchNoDocsQuery` (under any boost).
 fn matches_nothing(mut q: &dyn Query) -> bool {
     while let Some(b) = q.downcast_ref::<BoostedQuery>() {
         q = b.inner();
     }
-    q.downcast_ref::<EmptyQuery>().is_some()
+    super::match_no_docs::is_match_no_docs(q)
 }
 
 /// `BooleanWeight`'s words for a miss, from what its clauses did.
@@ -208,7 +212,7 @@ impl Miss<'_, '_, '_> {
                 let mut expansions = 0;
                 q.query_terms(&mut |_, _| expansions += 1);
                 Ok(no_match(match expansions {
-                    0 => "empty BooleanQuery",
+                    0 => EMPTY_BOOLEAN,
                     1 => "no matching term",
                     _ => "No matching clauses",
                 }))
@@ -239,10 +243,15 @@ impl Miss<'_, '_, '_> {
     /// `best_fields` and `phrase` are a `dis_max` of a query per field.
     fn fields(&self, ast: &Ast, mm: &dsl::MultiMatchQuery, boost: f32) -> Result<Explanation> {
         use dsl::MultiMatchType as Type;
-        if !matches!(mm.ty, Type::BestFields | Type::Phrase) || mm.fuzziness.is_some() {
+        let lenient = mm.runs_lenient();
+        // A lenient phrase's failing fields are read off what it builds (a phrase query has no
+        // leniency of its own to walk).
+        if !matches!(mm.ty, Type::BestFields | Type::Phrase)
+            || mm.fuzziness.is_some()
+            || (lenient && mm.ty == Type::Phrase)
+        {
             return self.leaf(ast);
         }
-        let lenient = mm.runs_lenient();
         let per_field: Vec<Ast> = super::text::expand_fields(self.cx, &mm.fields)
             .into_iter()
             .map(|(field, field_boost)| match mm.ty {
@@ -276,10 +285,20 @@ impl Miss<'_, '_, '_> {
             return self.scored(one, boost);
         }
         if tie == 1.0 {
+            // A boolean disjunction, whose rewrite drops the clauses that match nothing.
+            if queries.iter().all(|q| self.no_docs(q)) {
+                return Ok(no_match(EMPTY_BOOLEAN));
+            }
             return Ok(no_match("No matching clauses"));
         }
         let mut e = no_match("No matching clause");
+        // Lucene's multiset of disjuncts holds one `MatchNoDocsQuery` for all of them.
+        let first_none = queries.iter().find(|q| self.no_docs(q));
         for q in queries {
+            let q = match first_none {
+                Some(first) if self.no_docs(q) => first,
+                _ => q,
+            };
             e.add_detail(self.scored(q, boost)?);
         }
         Ok(e)
@@ -423,7 +442,7 @@ impl Miss<'_, '_, '_> {
                 _ => false,
             };
             if fuzzy {
-                return Ok(no_match("empty BooleanQuery"));
+                return Ok(no_match(EMPTY_BOOLEAN));
             }
         }
         self.built(built.as_ref(), 1.0)
@@ -437,6 +456,9 @@ impl Miss<'_, '_, '_> {
     fn built(&self, q: &dyn Query, boost: f32) -> Result<Explanation> {
         if let Some(b) = q.downcast_ref::<BoostedQuery>() {
             return self.built(b.inner(), boost * b.boost());
+        }
+        if let Some(m) = q.downcast_ref::<MatchNoDocs>() {
+            return Ok(no_match(m.reason()));
         }
         match q
             .downcast_ref::<ConstantQuery>()
@@ -458,7 +480,8 @@ impl Miss<'_, '_, '_> {
         if let Some(d) = q.downcast_ref::<DisMaxQuery>() {
             let mut e = no_match("No matching clause");
             for c in d.clauses() {
-                e.add_detail(self.built(c.as_ref(), boost)?);
+                let c = super::match_no_docs::disjunct(d.clauses(), c.as_ref());
+                e.add_detail(self.built(c, boost)?);
             }
             return Ok(e);
         }
@@ -487,6 +510,22 @@ impl Miss<'_, '_, '_> {
             minimum = b.get_minimum_number_should_match();
         } else {
             return Ok(no_match("no matching term"));
+        }
+        // Lucene's rewrite: a required clause that matches nothing is the whole miss, optional
+        // (without a minimum past one) and prohibited ones go, and nothing left is an empty
+        // boolean.
+        if let Some(&(_, none)) = clauses
+            .iter()
+            .find(|(o, q)| matches!(o, Occur::Must | Occur::Filter) && matches_nothing(*q))
+        {
+            return self.built(none, boost);
+        }
+        let clauses: Vec<(Occur, &dyn Query)> = clauses
+            .into_iter()
+            .filter(|&(o, q)| !matches_nothing(q) || (o == Occur::Should && minimum > 1))
+            .collect();
+        if clauses.is_empty() {
+            return Ok(no_match(EMPTY_BOOLEAN));
         }
         self.built_boolean(&clauses, minimum, boost)
     }

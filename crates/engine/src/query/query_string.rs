@@ -46,7 +46,8 @@ struct Opts<'a> {
     time_zone: Option<&'a str>,
 }
 
-/// Field patterns → mapped fields with multiplied boosts, in name order.
+/// Field patterns → mapped fields with multiplied boosts, in the order of the `HashMap`
+/// OpenSearch resolves them into (as `text::expand_fields`).
 fn resolve(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
     let mut out: std::collections::BTreeMap<String, f32> = Default::default();
     for (pat, boost) in patterns {
@@ -60,7 +61,9 @@ fn resolve(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
             *out.entry(pat.clone()).or_insert(1.0) *= boost;
         }
     }
-    out.into_iter().collect()
+    let mut out: Vec<(String, f32)> = out.into_iter().collect();
+    crate::util::java_hash::hash_order(&mut out);
+    out
 }
 
 fn tokens(cx: &Context, analyzer: &str, text: &str) -> Result<Vec<(usize, String)>> {
@@ -177,7 +180,7 @@ impl Opts<'_> {
             match f(name) {
                 Ok(Some(q)) => qs.push(boosted(q, *boost)),
                 Ok(None) => {}
-                Err(_) if self.lenient => qs.push(none()),
+                Err(e) if self.lenient => qs.push(super::lenient_none(cx, name, &e)),
                 Err(e) => return Err(cx.create_failure(e)),
             }
         }

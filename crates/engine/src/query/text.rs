@@ -6,7 +6,7 @@ use super::lucene_term::LuceneTermQuery;
 use super::multi_term::Rewrite;
 use super::phrase::LucenePhraseQuery;
 use super::wrappers::BoostedQuery;
-use super::{all, boosted, none, Context, Q};
+use super::{all, boosted, lenient_none, none, Context, Q};
 use crate::analysis::tokenizer_name;
 use crate::dsl::{
     MatchPhraseQuery, MatchQuery, MultiMatchQuery, MultiMatchType, Operator, ZeroTerms,
@@ -91,12 +91,12 @@ fn match_field(cx: &Context, p: &TextParams) -> Result<Q> {
         }
         FieldType::Boolean => match super::values::boolean(cx, p.query) {
             Ok(b) => Ok(Box::new(LuceneTermQuery::new(Term::from_field_bool(f, b)))),
-            Err(_) if p.lenient => Ok(none()),
+            Err(e) if p.lenient => Ok(lenient_none(cx, p.field, &e)),
             Err(e) => Err(e),
         },
         // OpenSearch asks the field for its term query: the same as `term` builds.
         _ => match super::term(cx, p.field, p.query, 1.0, false) {
-            Err(_) if p.lenient => Ok(none()),
+            Err(e) if p.lenient => Ok(lenient_none(cx, p.field, &e)),
             built => built,
         },
     }
@@ -599,7 +599,10 @@ pub fn match_phrase(cx: &Context, p: &MatchPhraseQuery) -> Result<Q> {
     Ok(boosted(q, p.boost))
 }
 
-/// Field patterns → mapped fields with their boosts, in field-name order (OpenSearch's TreeMap).
+/// Field patterns → mapped fields with their boosts, in the order OpenSearch builds their
+/// queries: `QueryParserHelper.resolveMappingFields` gathers them (from the builder's TreeMap,
+/// so in name order) into a `HashMap`, whose iteration order the per-field queries, their
+/// blended terms and the first of a disjunction's `MatchNoDocsQuery`s follow.
 pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(String, f32)> {
     let patterns: Vec<(String, f32)> = if patterns.is_empty() {
         vec![("*".to_string(), 1.0)]
@@ -622,7 +625,9 @@ pub(crate) fn expand_fields(cx: &Context, patterns: &[(String, f32)]) -> Vec<(St
             *e *= boost;
         }
     }
-    out.into_iter().collect()
+    let mut out: Vec<(String, f32)> = out.into_iter().collect();
+    crate::util::java_hash::hash_order(&mut out);
+    out
 }
 
 pub fn multi_match(cx: &Context, m: &MultiMatchQuery) -> Result<Q> {
@@ -815,8 +820,8 @@ fn cross_fields(
 }
 
 /// OpenSearch's `blendTerms`: every value on every field of the group. Term queries (text,
-/// keyword, boolean) become one blended dis_max; other field types' queries sit beside it in a
-/// `dis_max` with tie 1.
+/// keyword, boolean) become one blended dis_max; other field types' term queries sit beside it
+/// in a `dis_max` with the query's tie breaker.
 fn blend_terms(
     cx: &Context,
     values: &[String],
@@ -836,16 +841,15 @@ fn blend_terms(
                 }
                 FieldType::Boolean => match super::values::boolean(cx, &Value::from(v.as_str())) {
                     Ok(b) => terms.push((Term::from_field_bool(mb.f, b), mb.boost)),
-                    Err(_) if lenient => others.push(none()),
+                    Err(e) if lenient => others.push(lenient_none(cx, mb.name, &e)),
                     Err(e) => return Err(e),
                 },
-                _ => match super::values::exact(cx, mb.f, mb.fm, &Value::from(v.as_str())) {
-                    Ok(Some(q)) => others.push(boosted(
-                        Box::new(tantivy::query::ConstScoreQuery::new(q, 1.0)),
-                        mb.boost,
-                    )),
-                    Ok(None) => others.push(none()),
-                    Err(_) if lenient => others.push(none()),
+                // The field's own term query, as `term` builds it; a boost stays off what
+                // matches nothing.
+                _ => match super::term(cx, mb.name, &Value::from(v.as_str()), 1.0, false) {
+                    Ok(q) if super::is_none(&q) => others.push(q),
+                    Ok(q) => others.push(boosted(q, mb.boost)),
+                    Err(e) if lenient => others.push(lenient_none(cx, mb.name, &e)),
                     Err(e) => return Err(e),
                 },
             }
@@ -856,7 +860,7 @@ fn blend_terms(
     }
     Ok(match others.len() {
         1 => others.pop().expect("one query"),
-        _ => super::dis_max(cx, others, 1.0)?,
+        _ => super::dis_max(cx, others, tie)?,
     })
 }
 
@@ -865,7 +869,7 @@ fn blend_terms(
 /// having the term, plus one per step down in the fields' own doc freqs, at most the field's
 /// doc count), then `dis_max(tie)`.
 fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q> {
-    let described = if cx.label { terms.clone() } else { Vec::new() };
+    let described = if cx.parsed { terms.clone() } else { Vec::new() };
     let searcher = cx.searcher;
     let mut dfs = Vec::with_capacity(terms.len());
     let mut doc_counts = Vec::with_capacity(terms.len());
@@ -918,6 +922,10 @@ fn blended_dis_max(cx: &Context, terms: Vec<(Term, f32)>, tie: f32) -> Result<Q>
     } else {
         super::dis_max(cx, leaves, tie)?
     };
+    if !cx.parsed {
+        // Rewritten (`_validate?rewrite`), the blend is the dis_max of its terms it runs as.
+        return Ok(q);
+    }
     Ok(super::label(cx, q, || {
         let texts: Vec<String> = described
             .iter()

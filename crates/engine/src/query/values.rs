@@ -236,14 +236,9 @@ fn clamp_nanos_range(ms: i64) -> i64 {
     ms.clamp(-LIMIT, LIMIT)
 }
 
-/// The query matching `v` exactly on the field (a date: its whole rounding span), `None` where
-/// no value can (a fraction on an integer field).
-pub fn exact(cx: &Context, f: Field, fm: &FieldMapping, v: &Value) -> Result<Option<super::Q>> {
-    Ok(exact_bounds(cx, f, fm, v, StringsAs::Bytes)?.map(|(lo, hi)| exact_query(lo, hi)))
-}
-
-/// The bounds of [`exact`]'s query: one term twice, or a date's rounding span; a string value
-/// prints in failures as `strings` says.
+/// The bounds of the query matching `v` exactly on the field: one term twice, or a date's
+/// rounding span (`None` where no value can match: a fraction on an integer field); a string
+/// value prints in failures as `strings` says.
 pub fn exact_bounds(
     cx: &Context,
     f: Field,

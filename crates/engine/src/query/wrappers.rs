@@ -144,7 +144,7 @@ fn explains_boosts(q: &dyn Query) -> bool {
     // term for) scores nothing, so no boost shows.
     if q.is::<super::lucene_term::LuceneTermQuery>()
         || q.is::<super::phrase::LucenePhraseQuery>()
-        || q.is::<tantivy::query::EmptyQuery>()
+        || super::match_no_docs::is_match_no_docs(q)
     {
         return true;
     }

@@ -1938,10 +1938,16 @@ mod tests {
             for up_to in floors..total {
                 let (hits, count) = run(up_to, &implied);
                 assert_eq!(hits, want);
-                assert!(count > up_to && count <= total, "{count} vs {up_to}, {total}");
+                assert!(
+                    count > up_to && count <= total,
+                    "{count} vs {up_to}, {total}"
+                );
                 stopped |= count < total;
             }
-            assert!(stopped, "no count stopped at the floors of the segments left");
+            assert!(
+                stopped,
+                "no count stopped at the floors of the segments left"
+            );
             // Counted exactly when nothing short of every match passes the count wanted.
             assert_eq!(run(total, &implied), (want, total));
         }
