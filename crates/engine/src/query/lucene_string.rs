@@ -161,7 +161,8 @@ fn exists_rewrite(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
     };
     Ok(match c.description() {
         Some(Described::Leaf { scored, unscored })
-            if unscored.starts_with("ConstantScore(FieldExistsQuery") =>
+            if unscored.starts_with("ConstantScore(FieldExistsQuery")
+                || unscored.starts_with("ConstantScore(ConstantScore(FieldExistsQuery") =>
         {
             Some(boosted((scored.clone(), false), c.score()))
         }
@@ -199,6 +200,12 @@ pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
         // Not `*:*` here even where every doc has the field: Lucene drops such a filter and
         // keeps such an exclusion as written, which this text does not model.
         Ast::Exists { field, .. } => {
+            let fields = super::exists_fields(cx, field);
+            if let [_, _, ..] = fields.as_slice() {
+                let clauses = super::exists_any_rewritten(cx, &fields);
+                return Ok((clauses.join(" "), clauses.len() > 1));
+            }
+            let field = fields.first().map_or(field.as_str(), String::as_str);
             return Ok((format!("FieldExistsQuery [field={field}]"), false));
         }
         Ast::Match(m) => {

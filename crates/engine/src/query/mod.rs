@@ -534,9 +534,49 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
     Ok(constant(set, boost))
 }
 
+/// The fields an `exists` query looks at (OpenSearch's `getMappedField`): a pattern's mapped
+/// fields, an object's fields under it, else the field itself if mapped; in the order of the
+/// `HashSet` OpenSearch gathers a pattern's fields into.
+pub(crate) fn exists_fields(cx: &Context, field: &str) -> Vec<String> {
+    if !field.contains('*') && cx.mapping.field(field).is_some() {
+        return vec![field.to_string()];
+    }
+    let pattern = if field.contains('*') {
+        field.to_string()
+    } else {
+        format!("{field}.*")
+    };
+    let mut out: Vec<(String, ())> = cx
+        .mapping
+        .leaves()
+        .into_iter()
+        .filter(|l| crate::metadata::target::glob_match(&pattern, &l.path))
+        .map(|l| (l.path, ()))
+        .collect();
+    out.sort();
+    crate::util::java_hash::hash_order(&mut out);
+    out.into_iter().map(|(f, _)| f).collect()
+}
+
 fn exists(cx: &Context, field: &str, boost: f32) -> Q {
     if field == "_id" {
         return all(boost);
+    }
+    let fields = exists_fields(cx, field);
+    match fields.as_slice() {
+        [] => return none(),
+        [one] if one != field => return exists(cx, one, boost),
+        [_] => {}
+        many => {
+            // A constant score over a disjunction of each field's `exists`.
+            let clauses = many
+                .iter()
+                .map(|f| (Occur::Should, exists(cx, f, 1.0)))
+                .collect();
+            let q = constant(Box::new(BooleanQuery::new(clauses)), boost);
+            let object = !field.contains('*');
+            return describe(cx, q, || Some(exists_any_description(cx, many, object)));
+        }
     }
     let Some((f, _)) = cx.field(field) else {
         return none();
@@ -577,6 +617,55 @@ fn exists_description(cx: &Context, f: Field, field: &str, wrapped: bool) -> con
         },
         unscored,
     }
+}
+
+/// Whether every doc of the shard has a value for the mapped field `name`.
+pub(crate) fn in_every_doc(cx: &Context, name: &str) -> bool {
+    cx.field(name).is_some_and(|(f, _)| {
+        let fast = cx.searcher.schema().get_field_entry(f).is_fast();
+        values::in_every_doc(cx, f, fast)
+    })
+}
+
+/// `exists` on several fields: its text as parsed, and as a scored search's rewrite leaves it
+/// (the disjunction's clauses unwrapped). A pattern's fields are each in a constant score,
+/// an object's are not (`newObjectFieldExistsQuery`).
+fn exists_any_description(cx: &Context, fields: &[String], object: bool) -> constant::Described {
+    let clauses: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            if object {
+                format!("FieldExistsQuery [field={f}]")
+            } else {
+                format!("ConstantScore(FieldExistsQuery [field={f}])")
+            }
+        })
+        .collect();
+    constant::Described::Leaf {
+        scored: format!(
+            "ConstantScore({})",
+            exists_any_rewritten(cx, fields).join(" ")
+        ),
+        unscored: format!("ConstantScore({})", clauses.join(" ")),
+    }
+}
+
+/// The clauses Lucene's rewrite leaves of `exists` on several fields, where scores are not
+/// wanted: each field's `FieldExistsQuery`, a field every doc has as `*:*` (once: the boolean
+/// rewrite merges equal optional clauses).
+pub(crate) fn exists_any_rewritten(cx: &Context, fields: &[String]) -> Vec<String> {
+    let mut clauses: Vec<String> = Vec::new();
+    for f in fields {
+        let text = if in_every_doc(cx, f) {
+            "*:*".to_string()
+        } else {
+            format!("FieldExistsQuery [field={f}]")
+        };
+        if !clauses.contains(&text) {
+            clauses.push(text);
+        }
+    }
+    clauses
 }
 
 fn prefix(cx: &Context, field: &str, value: &str, boost: f32, ci: bool) -> Result<Q> {

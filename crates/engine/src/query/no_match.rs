@@ -61,6 +61,7 @@ pub(crate) fn rewrites_to_none(cx: &Context, ast: &Ast) -> bool {
             .iter()
             .chain(&b.filter)
             .any(|q| rewrites_to_none(cx, q)),
+        Ast::Exists { field, .. } => field != "_id" && super::exists_fields(cx, field).is_empty(),
         _ => rewritten_unmapped(ast).is_some_and(|f| cx.mapping.field(f).is_none()),
     }
 }

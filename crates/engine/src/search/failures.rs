@@ -70,6 +70,19 @@ pub fn shards_json(total: usize, failures: &[ShardFailure]) -> Value {
     v
 }
 
+/// A failure while the shards' results are reduced, past the phase named: no shard failed, so
+/// the exception carries no root causes, only its cause.
+pub fn reduce_failure(phase: &str, cause: Error) -> Error {
+    let status = cause.status();
+    Error::new(ErrorKind::SearchPhaseExecution, "")
+        .with("root_cause", Value::Array(Vec::new()))
+        .with("phase", phase)
+        .with("grouped", true)
+        .with("failed_shards", Value::Array(Vec::new()))
+        .caused_by(cause)
+        .with_status(status)
+}
+
 /// OpenSearch's `SearchPhaseExecutionException` for a `phase` that ended with `failures`:
 /// `reason` is "all shards failed" or "Partial shards failure". Its status is the first
 /// group's unless a later one is a server error; with no shard failure at all (no copy could

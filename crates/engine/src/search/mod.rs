@@ -573,6 +573,13 @@ fn execute_paged(
         targets.len(),
         &failures,
     )?;
+    if let Some(below) = req.track_total_hits_below {
+        // Lucene's `TotalHits` refuses the count OpenSearch reduces the total to.
+        return Err(failures::reduce_failure(
+            "fetch",
+            Error::illegal_argument(format!("value must be >= 0, got {below}")),
+        ));
+    }
     let terminated_early = req.terminate_after.map(|_| terminated_early);
     if !by_score {
         top_k::cut(&mut candidates, window, req.sort.len());

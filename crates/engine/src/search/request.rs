@@ -26,6 +26,9 @@ pub struct SearchRequest {
     pub track_total_hits: TrackTotalHits,
     /// Whether `track_total_hits` was given (a scroll refuses any value but an exact count).
     pub track_total_hits_given: bool,
+    /// A body's `track_total_hits` below -1: OpenSearch takes it as it is and fails where the
+    /// shards' counts are reduced to a total, after the query phase.
+    pub track_total_hits_below: Option<i64>,
     pub track_scores: bool,
     pub rest_total_hits_as_int: bool,
     /// `phase_took`: print each phase's time.
@@ -324,6 +327,7 @@ impl SearchRequest {
             source: Some(super::all_source()),
             track_total_hits: TrackTotalHits::UpTo(DEFAULT_TRACK),
             track_total_hits_given: false,
+            track_total_hits_below: None,
             track_scores: false,
             rest_total_hits_as_int: false,
             phase_took: false,
@@ -436,7 +440,13 @@ impl SearchRequest {
                             // Else `intValue()`: a fraction is truncated, past int is refused.
                             _ => match v.text().as_deref().and_then(track_flag) {
                                 Some(flag) => flag,
-                                None => track_count(dsl::int("search", k, v)?)?,
+                                None => match dsl::int("search", k, v)? {
+                                    i if i < -1 => {
+                                        r.track_total_hits_below = Some(i);
+                                        TrackTotalHits::Off
+                                    }
+                                    i => track_count(i)?,
+                                },
                             },
                         }
                     }
@@ -523,6 +533,7 @@ impl SearchRequest {
         }
         if let Some(v) = p.str("track_total_hits") {
             r.track_total_hits_given = true;
+            r.track_total_hits_below = None;
             r.track_total_hits = match track_flag(v) {
                 Some(t) => t,
                 None => track_count(p.int("track_total_hits")?.unwrap_or_default())?,
