@@ -18,6 +18,7 @@ mod search;
 mod segments;
 pub(crate) mod source_filter;
 mod strict_json;
+mod terms_lookup;
 mod validate;
 
 pub use params::Params;

@@ -169,6 +169,7 @@ pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     let start = Instant::now();
     let body = body_node(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), false)?;
+    super::terms_lookup::resolve_request(node, &mut req)?;
     cluster_defaults(node, p, &mut req);
     let keep_alive = match p.str("scroll") {
         Some(v) => Some(
@@ -352,6 +353,7 @@ pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
 pub fn count(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let body = leading_body(body)?;
     let mut req = SearchRequest::parse(p, body.as_ref(), true)?;
+    super::terms_lookup::resolve_request(node, &mut req)?;
     cluster_defaults(node, p, &mut req);
     req.size = 0;
     req.from = 0;

@@ -36,7 +36,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     let explain = p.bool("explain", false)?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
-    let ast = match request_query(p, body) {
+    let mut ast = match request_query(p, body) {
         Ok(a) => a,
         Err(e) => {
             let mut out = json!({"valid": false});
@@ -46,6 +46,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
             return Ok(Response::ok(&out));
         }
     };
+    super::terms_lookup::resolve(node, &mut ast)?;
     // `rewrite` and `all_shards` print explanations too; `all_shards` one per shard, in
     // OpenSearch's shard order (number, then index).
     let all_shards = p.bool("all_shards", false)?;

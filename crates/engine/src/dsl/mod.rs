@@ -57,6 +57,8 @@ pub enum Query {
     Terms {
         field: String,
         values: Vec<Value>,
+        /// Where the values are to be read from, until they are (`api::terms_lookup`).
+        lookup: Option<Box<terms::TermsLookup>>,
         boost: f32,
     },
     Range(RangeQuery),
@@ -106,6 +108,35 @@ pub enum Query {
 }
 
 pub const DEFAULT_BOOST: f32 = 1.0;
+
+impl Query {
+    /// Calls `f` on this query and every query inside it (a parent before its clauses).
+    pub fn for_each_mut(&mut self, f: &mut dyn FnMut(&mut Query) -> Result<()>) -> Result<()> {
+        f(self)?;
+        let inner: Vec<&mut Query> = match self {
+            Query::Bool(b) => b
+                .must
+                .iter_mut()
+                .chain(&mut b.should)
+                .chain(&mut b.filter)
+                .chain(&mut b.must_not)
+                .collect(),
+            Query::ConstantScore { filter, .. } => vec![filter.as_mut()],
+            Query::DisMax { queries, .. } => queries.iter_mut().collect(),
+            Query::Boosting {
+                positive, negative, ..
+            } => vec![positive.as_mut(), negative.as_mut()],
+            Query::FunctionScore(fs) => std::iter::once(&mut fs.query)
+                .chain(fs.functions.iter_mut().filter_map(|f| f.filter.as_mut()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for q in inner {
+            q.for_each_mut(f)?;
+        }
+        Ok(())
+    }
+}
 
 /// The place of a query's own boost, borrowed as `$query` is (`&` or `&mut`).
 macro_rules! boost_place {

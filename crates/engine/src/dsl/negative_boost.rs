@@ -53,8 +53,16 @@ fn render(q: &Query, boost: f64) -> Value {
         Query::Term { field, value, .. } => {
             one("term", field, json!({"value": value, "boost": boost}))
         }
-        Query::Terms { field, values, .. } => {
-            json!({"terms": {field.as_str(): values, "boost": boost}})
+        Query::Terms {
+            field,
+            values,
+            lookup,
+            ..
+        } => {
+            let list = lookup
+                .as_ref()
+                .map_or_else(|| json!(values), |l| l.to_json());
+            json!({"terms": {field.as_str(): list, "boost": boost}})
         }
         Query::Prefix { field, value, .. } => {
             one("prefix", field, json!({"value": value, "boost": boost}))

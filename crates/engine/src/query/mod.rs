@@ -283,8 +283,19 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
         Ast::Terms {
             field,
             values,
+            lookup: None,
             boost,
         } => terms(cx, field, values, *boost)?,
+        // A lookup is resolved before the query is built (`api::terms_lookup`); `_explain`
+        // runs none, as OpenSearch's does not.
+        Ast::Terms {
+            lookup: Some(_), ..
+        } => {
+            return Err(cx.create_failure(Error::new(
+                ErrorKind::IllegalState,
+                "async actions are left after rewrite",
+            )))
+        }
         Ast::Range(r) => values::range(cx, r)?,
         Ast::Exists { field, boost } => exists(cx, field, *boost),
         Ast::Ids { values, boost } => {
