@@ -885,6 +885,9 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     }
     let required = !b.must.is_empty() || !b.filter.is_empty();
     let msm = match &b.minimum_should_match {
+        // A pure negative is rebuilt around its match_all without the minimum
+        // (`Queries.fixNegativeQueryIfNeeded`), which is still read.
+        Some(m) if !required && b.should.is_empty() => min_should(cx, Some(m), 0).map(|_| 0)?,
         Some(m) => min_should(cx, Some(m), b.should.len())?,
         None if !required && !b.should.is_empty() => 1,
         None => 0,
@@ -894,7 +897,11 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     }
     if !required && b.should.is_empty() {
         // Pure negative: OpenSearch adds match_all as a filter, so matches score 0.
-        clauses.push((Occur::Must, constant(Box::new(AllQuery), 0.0)));
+        let all = constant(Box::new(AllQuery), 0.0);
+        let all = describe(cx, all, || {
+            Some(constant::Described::FilterClause("*:*".to_string()))
+        });
+        clauses.push((Occur::Must, all));
     }
     if b.must.len() == 1 && b.should.is_empty() && clauses.len() > 1 && b.boost == 1.0 {
         // One scoring clause beside filters and exclusions: its pruned top-k, gated.

@@ -329,6 +329,10 @@ impl Miss<'_, '_, '_> {
         // OpenSearch sets no minimum where scores are wanted: Lucene's disjunction needs one
         // clause anyway.
         let mut msm = min_should(self.cx, b.minimum_should_match.as_ref(), b.should.len())?;
+        if !required && b.should.is_empty() {
+            // A pure negative drops its minimum (`Queries.fixNegativeQueryIfNeeded`).
+            msm = 0;
+        }
         if msm > b.should.len() {
             return Ok(no_match(
                 "SHOULD clause count less than minimumNumberShouldMatch",
