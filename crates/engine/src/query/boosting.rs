@@ -15,8 +15,19 @@ pub struct BoostingQuery {
     pub negative_boost: f32,
     /// The query's own boost (Lucene's weight boost, printed apart in an explanation).
     pub boost: f32,
-    /// Lucene's texts of the positive and negative queries, for an explanation.
-    pub texts: Option<(String, String)>,
+    /// Lucene's texts of the queries, for an explanation.
+    pub texts: Option<BoostingTexts>,
+}
+
+/// What a boosting query's explanation prints of its queries.
+#[derive(Debug, Clone)]
+pub struct BoostingTexts {
+    /// The positive query, rewritten (the weight's query is).
+    pub positive: String,
+    /// The negative query as parsed: the function holding it is not rewritten.
+    pub negative: String,
+    /// The negative query as the function explains a match on it: rewritten.
+    pub matched: String,
 }
 
 impl Clone for BoostingQuery {
@@ -58,7 +69,7 @@ struct BoostingWeight {
     negative: Box<dyn Weight>,
     negative_boost: f32,
     boost: f32,
-    texts: Option<(String, String)>,
+    texts: Option<BoostingTexts>,
 }
 
 /// An explanation whose value Lucene holds as a double.
@@ -84,7 +95,7 @@ impl Weight for BoostingWeight {
         if s.seek(doc) != doc {
             return Err(tantivy::TantivyError::InvalidArgument("no match".into()));
         }
-        let Some((pos, neg)) = &self.texts else {
+        let Some(texts) = &self.texts else {
             return Ok(Explanation::new("boosting", s.score()));
         };
         let positive = self.positive.explain(reader, doc)?;
@@ -95,7 +106,7 @@ impl Weight for BoostingWeight {
             let mut product = double_valued("product of:".to_string(), value);
             product.add_detail(positive);
             product.add_detail(Explanation::new_with_string(
-                format!("Matched boosting query score({neg})"),
+                format!("Matched boosting query score({})", texts.matched),
                 self.negative_boost,
             ));
             (value, product)
@@ -103,8 +114,8 @@ impl Weight for BoostingWeight {
             (f64::from(positive.value()), positive)
         };
         let text = format!(
-            "FunctionScoreQuery({pos}, scored by boost(queryboost(score({neg}))^{:?}))",
-            self.negative_boost
+            "FunctionScoreQuery({}, scored by boost(queryboost(score({}))^{:?}))",
+            texts.positive, texts.negative, self.negative_boost
         );
         if self.boost == 1.0 {
             let mut top = if matched {

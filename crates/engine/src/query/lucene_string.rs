@@ -509,7 +509,8 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
                 format!(
                     "FunctionScoreQuery({}, scored by boost(queryboost(score({}))^{negative_boost:?}))",
                     render(positive, cx)?.0,
-                    render(negative, cx)?.0
+                    // The function holding it is not rewritten: it prints as parsed.
+                    render(negative, &cx.validating())?.0
                 ),
                 false,
             ),

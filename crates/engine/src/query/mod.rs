@@ -367,8 +367,12 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             boost,
         } => {
             let texts = if cx.describe {
-                let text = |q: &Ast| lucene_string::render(q, cx).map(|(s, _)| s);
-                Some((text(positive)?, text(negative)?))
+                let text = |q: &Ast, cx: &Context| lucene_string::render(q, cx).map(|(s, _)| s);
+                Some(boosting::BoostingTexts {
+                    positive: text(positive, cx)?,
+                    negative: text(negative, &cx.validating())?,
+                    matched: text(negative, cx)?,
+                })
             } else {
                 None
             };
