@@ -320,8 +320,13 @@ impl Error {
             .map(|&e| one(e))
             .collect::<Vec<_>>()
             .join("; nested: ");
-        if let [_, .., last] = chain.as_slice() {
-            out.push_str(&format!(";; {}: {}", last.kind.java_class(), last.reason));
+        // `getDetailedMessage` descends through OpenSearch exceptions and ends with the first
+        // plain Java cause's `toString`.
+        if let [_, rest @ ..] = chain.as_slice() {
+            let java = |e: &&&Error| e.is_java_exception() || e.kind == ErrorKind::XContentParse;
+            if let Some(tail) = rest.iter().find(java).or(rest.last()) {
+                out.push_str(&format!(";; {}: {}", tail.kind.java_class(), tail.reason));
+            }
         }
         out
     }
