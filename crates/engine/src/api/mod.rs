@@ -73,7 +73,7 @@ pub fn execute(
     params: &Params,
     body: Option<&[u8]>,
 ) -> Result<Response> {
-    param_check::check(params)?;
+    param_check::check(params, action)?;
     match action {
         "cluster:monitor/health" => cluster::health(node, params),
         "cluster:monitor/state/metadata" => cluster::node_info(node),

@@ -33,7 +33,11 @@ const BOOLEANS: &[&str] = &[
 /// Read with `paramAsTime`.
 const TIMES: &[&str] = &["timeout", "master_timeout", "cluster_manager_timeout"];
 
-pub fn check(p: &Params) -> Result<()> {
+/// Actions that read `preference` where they route their shards, after their own parameters
+/// and body: a bad preference is refused then, as OpenSearch's routing refuses it.
+const ROUTED_LATER: &[&str] = &["indices:data/read/search", "indices:data/read/count"];
+
+pub fn check(p: &Params, action: &str) -> Result<()> {
     for key in BOOLEANS {
         p.bool(key, false)?;
     }
@@ -52,7 +56,7 @@ pub fn check(p: &Params) -> Result<()> {
             )));
         }
     }
-    if p.str("preference").is_some() {
+    if p.str("preference").is_some() && !ROUTED_LATER.contains(&action) {
         ShardPreference::parse(p.str("preference"), None)?;
     }
     Ok(())

@@ -386,6 +386,7 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
         }
         Ast::QueryString(q) => query_string::query_string(cx, q)?,
         Ast::SimpleQueryString(q) => query_string::simple_query_string(cx, q)?,
+        Ast::FunctionScore(f) if no_match::rewrites_to_none(cx, &f.query) => none(),
         Ast::FunctionScore(f) => function_score::build_function_score(cx, f)?,
         Ast::TermsSet(t) => terms_set::build_terms_set(cx, t)?,
         Ast::ConstantScore { filter, boost } => {

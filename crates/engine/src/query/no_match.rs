@@ -56,6 +56,8 @@ pub(crate) fn rewrites_to_none(cx: &Context, ast: &Ast) -> bool {
         Ast::MatchNone { .. } => true,
         Ast::Ids { values, .. } => values.is_empty(),
         Ast::ConstantScore { filter, .. } => rewrites_to_none(cx, filter),
+        // `FunctionScoreQueryBuilder.doRewrite`: its functions are never built then.
+        Ast::FunctionScore(f) => rewrites_to_none(cx, &f.query),
         Ast::Bool(b) => b
             .must
             .iter()
