@@ -97,7 +97,11 @@ mod tests {
 
     #[test]
     fn refuses_what_opensearch_refuses() {
-        let reason = |v| check(&params(v)).unwrap_err().reason;
+        let reason = |v| {
+            check(&params(v), "indices:data/read/get")
+                .unwrap_err()
+                .reason
+        };
         assert_eq!(
             reason(json!({"wait_for_active_shards": "x"})),
             "cannot parse ActiveShardCount[x]"
@@ -118,10 +122,17 @@ mod tests {
             reason(json!({"version_type": "x"})),
             "No version type match [x]"
         );
-        assert!(check(&params(json!({
-            "wait_for_active_shards": "all", "timeout": "1m", "local": "true",
-            "version_type": "external_gte", "preference": "_local"
-        })))
+        assert!(check(
+            &params(json!({
+                "wait_for_active_shards": "all", "timeout": "1m", "local": "true",
+                "version_type": "external_gte", "preference": "_local"
+            })),
+            "indices:data/read/get"
+        )
         .is_ok());
+        // Search routes its shards after reading the rest: a bad preference waits till then.
+        let bad = params(json!({"preference": "_shards:x"}));
+        assert!(check(&bad, "indices:data/read/get").is_err());
+        assert!(check(&bad, "indices:data/read/search").is_ok());
     }
 }
