@@ -365,14 +365,16 @@ fn not_numeric_fielddata() -> Error {
 
 /// Builds `function_score` for one shard.
 pub fn build_function_score(cx: &Context, fs: &Ast) -> Result<Q> {
-    let sub = match scale_boost(&fs.query, fs.boost) {
-        Some(q) => build(&q, cx)?,
-        None => super::boosted(build(&fs.query, cx)?, fs.boost),
-    };
+    // OpenSearch builds the functions (each before its filter), then the query: a failure of
+    // each is reported in that order.
     let mut functions = Vec::with_capacity(fs.functions.len());
     for f in &fs.functions {
         functions.push(function(cx, f).map_err(|e| create_failure(cx, e))?);
     }
+    let sub = match scale_boost(&fs.query, fs.boost) {
+        Some(q) => build(&q, cx)?,
+        None => super::boosted(build(&fs.query, cx)?, fs.boost),
+    };
     Ok(Box::new(FunctionScoreQuery {
         sub: Arc::from(sub),
         sub_name: fs.query_name.clone(),
@@ -389,25 +391,6 @@ pub fn build_function_score(cx: &Context, fs: &Ast) -> Result<Q> {
 }
 
 fn function(cx: &Context, f: &FilterFunction) -> Result<Function> {
-    let (filter, filter_description) = match &f.filter {
-        Some(q) => {
-            let name = match &f.filter_name {
-                Some(n) if !n.is_empty() => format!("(_name: {n})"),
-                _ => String::new(),
-            };
-            (
-                Some(build(q, cx)?),
-                // Only an explanation prints it.
-                if cx.describe {
-                    let (text, _) = super::lucene_string::render(q, cx).unwrap_or_default();
-                    format!("match filter{name}: {text}")
-                } else {
-                    String::new()
-                },
-            )
-        }
-        None => (None, String::new()),
-    };
     let kind = match &f.function {
         ScoreFunction::Weight => Kind::One,
         ScoreFunction::FieldValueFactor {
@@ -446,6 +429,25 @@ fn function(cx: &Context, f: &FilterFunction) -> Result<Function> {
             params,
             multi_value_mode,
         } => decay(cx, *kind, field, params, *multi_value_mode)?,
+    };
+    let (filter, filter_description) = match &f.filter {
+        Some(q) => {
+            let name = match &f.filter_name {
+                Some(n) if !n.is_empty() => format!("(_name: {n})"),
+                _ => String::new(),
+            };
+            (
+                Some(build(q, cx)?),
+                // Only an explanation prints it.
+                if cx.describe {
+                    let (text, _) = super::lucene_string::render(q, cx).unwrap_or_default();
+                    format!("match filter{name}: {text}")
+                } else {
+                    String::new()
+                },
+            )
+        }
+        None => (None, String::new()),
     };
     Ok(Function {
         filter,

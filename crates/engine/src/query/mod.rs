@@ -843,6 +843,15 @@ pub fn regex_escape(s: &str) -> String {
 }
 
 fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
+    // `BoolQueryBuilder.doRewrite`: a required clause rewritten to match_none is the whole
+    // query's, before anything else of it is built (or refused).
+    if b.must
+        .iter()
+        .chain(&b.filter)
+        .any(|q| no_match::rewrites_to_none(cx, q))
+    {
+        return Ok(none());
+    }
     // Lucene rewrites a boolean of one scoring clause to that clause (which its explanation
     // shows: no "sum of" around it).
     if let ([only], []) | ([], [only]) = (b.must.as_slice(), b.should.as_slice()) {

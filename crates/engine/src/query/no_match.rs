@@ -211,9 +211,17 @@ impl Miss<'_, '_, '_> {
             Ast::Match(m) => self.text(ast, m, boost),
             Ast::MultiMatch(mm) => self.fields(ast, mm, boost),
             Ast::Fuzzy(_) => {
+                // Its expansions are the index's terms within reach: an exact term (no edits
+                // allowed) counts only where the index has it.
                 let q = build(ast, self.cx)?;
+                let mut terms = Vec::new();
+                q.query_terms(&mut |t, _| terms.push(t.clone()));
                 let mut expansions = 0;
-                q.query_terms(&mut |_, _| expansions += 1);
+                for t in &terms {
+                    if self.cx.searcher.doc_freq(t)? > 0 {
+                        expansions += 1;
+                    }
+                }
                 Ok(no_match(match expansions {
                     0 => EMPTY_BOOLEAN,
                     1 => "no matching term",
@@ -359,9 +367,20 @@ impl Miss<'_, '_, '_> {
                 return self.scored(only, boost);
             }
         }
+        // Lucene compares FILTER and MUST_NOT clauses without their boosts and constant-score
+        // wrappers (scores are not wanted there).
+        let bare = |q: &Ast| {
+            let mut q = q.unboosted();
+            while let Ast::ConstantScore { filter, .. } = q {
+                q = filter.unboosted();
+            }
+            q
+        };
+        let filters: Vec<Ast> = b.filter.iter().map(bare).collect();
         if b.must_not
             .iter()
-            .any(|q| b.must.contains(q) || b.filter.contains(q))
+            .map(bare)
+            .any(|q| b.must.contains(&q) || filters.contains(&q))
         {
             return Ok(no_match("FILTER or MUST clause also in MUST_NOT"));
         }
