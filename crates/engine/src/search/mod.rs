@@ -372,6 +372,15 @@ fn query_shard(
     si: usize,
     cursor: Option<&Cursor>,
 ) -> Result<ShardOutcome> {
+    if let Some(below) = req.track_total_hits_below {
+        // Where a collector wraps the top docs one (a minimum score, a post filter, a count
+        // limit), Lucene's creation of it refuses the threshold on each shard.
+        if req.min_score.is_some() || req.post_filter.is_some() || req.terminate_after.is_some() {
+            return Err(Error::illegal_argument(format!(
+                "totalHitsThreshold must be >= 0, got {below}"
+            )));
+        }
+    }
     let meta = t.service.meta();
     let mut q = shard_query(req, t)?;
     let mut out = ShardOutcome {
