@@ -4,6 +4,9 @@
 //! sums in double. tantivy's combiners work in f32, which moves the last bit.
 
 use super::block_max::{self, PruneNode};
+use super::lucene_term::LuceneTermQuery;
+use super::wrappers::BoostedQuery;
+use std::collections::HashMap;
 use tantivy::query::{
     BooleanWeight, EmptyScorer, EnableScoring, Explanation, Occur, Query, ScoreCombiner, Scorer,
     Weight,
@@ -190,6 +193,51 @@ impl SumQuery {
     }
 }
 
+/// A term query under any boosts, and the boosts' product with its own (in double).
+fn boosted_term(mut q: &dyn Query) -> Option<(&LuceneTermQuery, f64)> {
+    let mut boost = 1f64;
+    while let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        boost *= f64::from(b.boost());
+        q = b.inner();
+    }
+    q.downcast_ref::<LuceneTermQuery>()
+        .map(|t| (t, boost * f64::from(t.boost())))
+}
+
+/// Lucene's boolean rewrite merges equal optional clauses into the first, their boosts summed
+/// in double: two term queries on one term score with the first one's statistics (a fuzzy
+/// expansion's blended doc freq, say) at the summed boost. `None` where no term repeats.
+fn merged_terms(clauses: &[Box<dyn Query>]) -> Option<Vec<Box<dyn Query>>> {
+    // Per term: its first clause, the boosts' sum and how many clauses have it.
+    let mut first: HashMap<&Term, (usize, f64, usize)> = HashMap::new();
+    for (i, c) in clauses.iter().enumerate() {
+        if let Some((t, boost)) = boosted_term(c.as_ref()) {
+            let e = first.entry(t.term()).or_insert((i, 0.0, 0));
+            e.1 += boost;
+            e.2 += 1;
+        }
+    }
+    // The first clause of each repeated term, with its boosts' sum.
+    let merged: HashMap<usize, f64> = first
+        .values()
+        .filter(|&&(_, _, n)| n > 1)
+        .map(|&(i, total, _)| (i, total))
+        .collect();
+    if merged.is_empty() {
+        return None;
+    }
+    let repeated = |t: &LuceneTermQuery| first.get(t.term()).is_some_and(|e| e.2 > 1);
+    let mut out: Vec<Box<dyn Query>> = Vec::with_capacity(clauses.len());
+    for (i, c) in clauses.iter().enumerate() {
+        match (boosted_term(c.as_ref()), merged.get(&i)) {
+            (Some((t, _)), Some(&total)) => out.push(Box::new(t.clone().with_boost(total as f32))),
+            (Some((t, _)), None) if repeated(t) => {}
+            _ => out.push(c.box_clone()),
+        }
+    }
+    Some(out)
+}
+
 impl SumQuery {
     pub(crate) fn clauses(&self) -> &[Box<dyn Query>] {
         &self.clauses.0
@@ -203,6 +251,17 @@ impl SumQuery {
         &self,
         scoring: EnableScoring<'_>,
     ) -> tantivy::Result<(Box<dyn Weight>, Option<PruneNode>)> {
+        if self.minimum <= 1 {
+            // Merged where the weights are made: `_validate` prints the clauses as parsed.
+            if let Some(mut merged) = merged_terms(&self.clauses.0) {
+                if merged.len() == 1 {
+                    // One clause left: Lucene's rewrite makes it the query.
+                    let only = merged.pop().expect("one clause");
+                    return block_max::weight_and_node(only.as_ref(), scoring);
+                }
+                return SumQuery::with_minimum(merged, self.minimum).weight_and_node(scoring);
+            }
+        }
         let (weights, nodes) = self.clauses.should_weights(scoring)?;
         if self.minimum > 1 {
             let weight = MinShouldMatchWeight {
@@ -470,6 +529,32 @@ mod tests {
         fn score(&mut self) -> Score {
             self.0
         }
+    }
+
+    /// Equal term clauses are one clause at the summed boost, with the first one's doc freq.
+    #[test]
+    fn equal_terms_merge_into_the_first() {
+        use tantivy::schema::{Schema, TEXT};
+        let mut sb = Schema::builder();
+        let body = sb.add_text_field("body", TEXT);
+        let term = |w: &str| Term::from_field_text(body, w);
+        let q = |w: &str| LuceneTermQuery::new(term(w));
+        let clauses: Vec<Box<dyn Query>> = vec![
+            Box::new(q("a").with_doc_freq(7)),
+            Box::new(q("b")),
+            Box::new(BoostedQuery::new(Box::new(q("a").with_boost(0.5)), 3.0)),
+            Box::new(q("a")),
+        ];
+        let merged = merged_terms(&clauses).expect("a repeats");
+        assert_eq!(merged.len(), 2);
+        let a = merged[0].downcast_ref::<LuceneTermQuery>().expect("a term");
+        assert_eq!((a.term(), a.boost()), (&term("a"), 3.5));
+        assert_eq!(
+            format!("{a:?}"),
+            format!("{:?}", q("a").with_doc_freq(7).with_boost(3.5))
+        );
+        assert!(merged[1].downcast_ref::<LuceneTermQuery>().is_some());
+        assert!(merged_terms(&clauses[..2]).is_none());
     }
 
     #[test]

@@ -109,6 +109,20 @@ fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option
         )
     } else if msm > 0 {
         (format!("({})~{msm}", terms.join(" ")), true)
+    } else if !cx.parsed {
+        // Rewritten, a repeated term is one clause boosted by its count.
+        let mut counted: Vec<(String, usize)> = Vec::new();
+        for t in terms {
+            match counted.iter_mut().find(|(u, _)| *u == t) {
+                Some((_, n)) => *n += 1,
+                None => counted.push((t, 1)),
+            }
+        }
+        let parts: Vec<String> = counted
+            .iter()
+            .map(|(t, n)| boosted((t.clone(), false), *n as f32).0)
+            .collect();
+        (parts.join(" "), parts.len() > 1)
     } else {
         (terms.join(" "), true)
     }))
@@ -263,13 +277,19 @@ fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
     if all_required {
         msm = 0;
     }
+    // Equal optional clauses are one (their boosts, summed, count for nothing here).
+    let mut should: Vec<Ast> = Vec::new();
+    if keep_should {
+        for q in &b.should {
+            let q = if msm <= 1 { q.unboosted() } else { q.clone() };
+            if msm > 1 || !should.contains(&q) {
+                should.push(q);
+            }
+        }
+    }
     let unscored = dsl::BoolQuery {
         must: Vec::new(),
-        should: if keep_should {
-            b.should.clone()
-        } else {
-            Vec::new()
-        },
+        should,
         filter: b
             .must
             .iter()

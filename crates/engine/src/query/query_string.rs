@@ -245,6 +245,12 @@ impl Opts<'_> {
                     1 => leaves.pop().map(|(_, q)| q),
                     _ => match phrase {
                         Some(slop) => super::text::phrase_of(f, &toks, slop),
+                        // Or'ed terms are Lucene's disjunction, which its parent absorbs.
+                        None if self.occur() == Occur::Should => {
+                            Some(Box::new(super::combine::SumQuery::new(
+                                leaves.into_iter().map(|(_, q)| q).collect(),
+                            )))
+                        }
                         None => Some(Box::new(BooleanQuery::new(
                             leaves.into_iter().map(|(_, q)| (self.occur(), q)).collect(),
                         ))),
@@ -577,6 +583,12 @@ impl Opts<'_> {
         }
         if min > shoulds {
             return Ok(Some(none()));
+        }
+        if min <= 1 && shoulds == clauses.len() && !(min == 1 && cx.label) {
+            // Optional clauses alone: Lucene's disjunction, flattened into its parent and its
+            // equal terms merged as the boolean rewrite does.
+            let qs = clauses.into_iter().map(|(_, q)| q).collect();
+            return Ok(Some(Box::new(super::combine::SumQuery::new(qs))));
         }
         let mut q = if min > 0 {
             BooleanQuery::with_minimum_required_clauses(clauses, min)
