@@ -208,6 +208,20 @@ fn boosted_term(mut q: &dyn Query) -> Option<(&LuceneTermQuery, f64)> {
 /// in double: two term queries on one term score with the first one's statistics (a fuzzy
 /// expansion's blended doc freq, say) at the summed boost. `None` where no term repeats.
 fn merged_terms(clauses: &[Box<dyn Query>]) -> Option<Vec<Box<dyn Query>>> {
+    // Most disjunctions repeat nothing: tell that without allocating.
+    if clauses.len() <= 16 {
+        let terms: Vec<Option<&Term>> = clauses
+            .iter()
+            .map(|c| boosted_term(c.as_ref()).map(|(t, _)| t.term()))
+            .collect();
+        let repeats = terms
+            .iter()
+            .enumerate()
+            .any(|(i, t)| t.is_some() && terms[..i].contains(t));
+        if !repeats {
+            return None;
+        }
+    }
     // Per term: its first clause, the boosts' sum and how many clauses have it.
     let mut first: HashMap<&Term, (usize, f64, usize)> = HashMap::new();
     for (i, c) in clauses.iter().enumerate() {
