@@ -8,50 +8,78 @@ use crate::error::{Error, Result};
 use crate::node::Node;
 use crate::search::request::SearchRequest;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Replaces every `terms` lookup in `q` with the values it reads.
 pub fn resolve(node: &Node, q: &mut Query) -> Result<()> {
-    q.for_each_mut(&mut |q| {
-        let Query::Terms {
-            values,
-            lookup,
-            boost,
-            ..
-        } = q
-        else {
-            return Ok(());
-        };
-        let Some(l) = lookup.take() else {
-            return Ok(());
-        };
-        *values = fetch(node, &l)?;
-        if values.is_empty() {
-            // `TermsQueryBuilder.doRewrite`: no terms match nothing.
-            *q = Query::MatchNone { boost: *boost };
-        }
-        Ok(())
-    })
+    Lookups::new(node).resolve(q)
 }
 
 /// Every lookup of a search request: its query, post filter, named queries and highlight
-/// queries.
+/// queries (a named query repeats its lookups: each document is read once).
 pub fn resolve_request(node: &Node, req: &mut SearchRequest) -> Result<()> {
-    resolve(node, &mut req.query)?;
+    let mut lookups = Lookups::new(node);
+    lookups.resolve(&mut req.query)?;
     if let Some(q) = &mut req.post_filter {
-        resolve(node, q)?;
+        lookups.resolve(q)?;
     }
     for (_, q) in &mut req.named {
-        resolve(node, q)?;
+        lookups.resolve(q)?;
     }
     if let Some(h) = &mut req.highlight {
         let h = std::sync::Arc::make_mut(h);
         for o in std::iter::once(&mut h.global).chain(h.fields.iter_mut().map(|(_, o)| o)) {
             if let Some(q) = &mut o.highlight_query {
-                resolve(node, q)?;
+                lookups.resolve(q)?;
             }
         }
     }
     Ok(())
+}
+
+/// One request's lookups, each read once.
+struct Lookups<'a> {
+    node: &'a Node,
+    read: HashMap<TermsLookup, Vec<Value>>,
+}
+
+impl<'a> Lookups<'a> {
+    fn new(node: &'a Node) -> Self {
+        Lookups {
+            node,
+            read: HashMap::new(),
+        }
+    }
+
+    fn resolve(&mut self, q: &mut Query) -> Result<()> {
+        q.for_each_mut(&mut |q| {
+            let Query::Terms {
+                values,
+                lookup,
+                boost,
+                ..
+            } = q
+            else {
+                return Ok(());
+            };
+            let Some(l) = lookup.take() else {
+                return Ok(());
+            };
+            *values = match self.read.get(l.as_ref()) {
+                Some(v) => v.clone(),
+                None => {
+                    let v = fetch(self.node, &l)?;
+                    self.read.insert(*l, v.clone());
+                    v
+                }
+            };
+            if values.is_empty() {
+                // `TermsQueryBuilder.doRewrite`: no terms match nothing.
+                *q = Query::MatchNone { boost: *boost };
+            }
+            Ok(())
+        })
+    }
 }
 
 /// The lookup's values: none where the document or the path is missing.

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 
 /// A `terms` query's values read from a document (OpenSearch's `TermsLookup`): the values at
 /// `path` in the `_source` of `index`/`id`, fetched before the query runs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TermsLookup {
     pub index: String,
     pub id: String,

@@ -204,20 +204,20 @@ fn boosted_term(mut q: &dyn Query) -> Option<(&LuceneTermQuery, f64)> {
         .map(|t| (t, boost * f64::from(t.boost())))
 }
 
+fn term_of(q: &dyn Query) -> Option<&Term> {
+    boosted_term(q).map(|(t, _)| t.term())
+}
+
 /// Lucene's boolean rewrite merges equal optional clauses into the first, their boosts summed
 /// in double: two term queries on one term score with the first one's statistics (a fuzzy
 /// expansion's blended doc freq, say) at the summed boost. `None` where no term repeats.
 fn merged_terms(clauses: &[Box<dyn Query>]) -> Option<Vec<Box<dyn Query>>> {
     // Most disjunctions repeat nothing: tell that without allocating.
     if clauses.len() <= 16 {
-        let terms: Vec<Option<&Term>> = clauses
-            .iter()
-            .map(|c| boosted_term(c.as_ref()).map(|(t, _)| t.term()))
-            .collect();
-        let repeats = terms
-            .iter()
-            .enumerate()
-            .any(|(i, t)| t.is_some() && terms[..i].contains(t));
+        let repeats = clauses.iter().enumerate().any(|(i, c)| {
+            term_of(c.as_ref())
+                .is_some_and(|t| clauses[..i].iter().any(|d| term_of(d.as_ref()) == Some(t)))
+        });
         if !repeats {
             return None;
         }
@@ -231,22 +231,19 @@ fn merged_terms(clauses: &[Box<dyn Query>]) -> Option<Vec<Box<dyn Query>>> {
             e.2 += 1;
         }
     }
-    // The first clause of each repeated term, with its boosts' sum.
-    let merged: HashMap<usize, f64> = first
-        .values()
-        .filter(|&&(_, _, n)| n > 1)
-        .map(|&(i, total, _)| (i, total))
-        .collect();
-    if merged.is_empty() {
+    if first.values().all(|&(_, _, n)| n == 1) {
         return None;
     }
-    let repeated = |t: &LuceneTermQuery| first.get(t.term()).is_some_and(|e| e.2 > 1);
     let mut out: Vec<Box<dyn Query>> = Vec::with_capacity(clauses.len());
     for (i, c) in clauses.iter().enumerate() {
-        match (boosted_term(c.as_ref()), merged.get(&i)) {
-            (Some((t, _)), Some(&total)) => out.push(Box::new(t.clone().with_boost(total as f32))),
-            (Some((t, _)), None) if repeated(t) => {}
-            _ => out.push(c.box_clone()),
+        match boosted_term(c.as_ref()) {
+            Some((t, _)) => match first[t.term()] {
+                (_, _, 1) => out.push(c.box_clone()),
+                // The first clause of a repeated term, at the boosts' sum; the others go.
+                (at, total, _) if at == i => out.push(Box::new(t.clone().with_boost(total as f32))),
+                _ => {}
+            },
+            None => out.push(c.box_clone()),
         }
     }
     Some(out)

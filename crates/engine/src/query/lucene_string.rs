@@ -492,7 +492,9 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             };
             boosted(render(&plain, cx)?, *boost)
         }
-        Ast::ConstantScore { filter, boost } => boosted((constant_score(filter, cx)?, false), *boost),
+        Ast::ConstantScore { filter, boost } => {
+            boosted((constant_score(filter, cx)?, false), *boost)
+        }
         Ast::Match(m) => match match_string(cx, &m.field, m)? {
             Some(r) => boosted(r, m.boost),
             None => terms_string(ast, cx)?,
@@ -526,18 +528,28 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             boost,
         } => boosted(
             (
-                format!(
-                    "FunctionScoreQuery({}, scored by boost(queryboost(score({}))^{negative_boost:?}))",
-                    render(positive, cx)?.0,
-                    // The function holding it is not rewritten: it prints as parsed.
-                    render(negative, &cx.validating())?.0
-                ),
+                {
+                    let (positive, negative) = boosting_texts(positive, negative, cx)?;
+                    format!(
+                        "FunctionScoreQuery({positive}, scored by boost(queryboost(score({negative}))^{negative_boost:?}))"
+                    )
+                },
                 false,
             ),
             *boost,
         ),
         other => terms_string(other, cx)?,
     })
+}
+
+/// A boosting query's positive and negative queries as its `FunctionScoreQuery` prints them:
+/// Lucene's rewrite reaches the positive query, not the function holding the negative one,
+/// which prints as parsed.
+pub fn boosting_texts(positive: &Ast, negative: &Ast, cx: &Context) -> Result<(String, String)> {
+    Ok((
+        render(positive, cx)?.0,
+        render(negative, &cx.validating())?.0,
+    ))
 }
 
 /// When `ast`, rewritten, is a Lucene boolean of SHOULD clauses only with at most one

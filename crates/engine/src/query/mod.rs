@@ -367,11 +367,12 @@ fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
             boost,
         } => {
             let texts = if cx.describe {
-                let text = |q: &Ast, cx: &Context| lucene_string::render(q, cx).map(|(s, _)| s);
+                let (positive, negative_text) =
+                    lucene_string::boosting_texts(positive, negative, cx)?;
                 Some(boosting::BoostingTexts {
-                    positive: text(positive, cx)?,
-                    negative: text(negative, &cx.validating())?,
-                    matched: text(negative, cx)?,
+                    positive,
+                    negative: negative_text,
+                    matched: lucene_string::render(negative, cx)?.0,
                 })
             } else {
                 None
@@ -509,7 +510,7 @@ fn terms(cx: &Context, field: &str, vals: &[serde_json::Value], boost: f32) -> R
                 [_, _] => {
                     let q = exists(cx, field, boost);
                     return Ok(describe(cx, q, || {
-                        Some(exists_description(cx, f, field, false))
+                        Some(exists_description(cx, field, false))
                     }));
                 }
                 _ => Box::new(TermUnionQuery::new(Vec::<Term>::new())),
@@ -609,13 +610,13 @@ fn exists(cx: &Context, field: &str, boost: f32) -> Q {
             Err(_) => none(),
         }
     };
-    describe(cx, q, || Some(exists_description(cx, f, field, true)))
+    describe(cx, q, || Some(exists_description(cx, field, true)))
 }
 
 /// Lucene's FieldExistsQuery on `field`, inside OpenSearch's ConstantScoreQuery when `wrapped`
 /// (the `exists` query); a scored search rewrites it to `*:*` when every doc of the shard has
 /// the field.
-fn exists_description(cx: &Context, f: Field, field: &str, wrapped: bool) -> constant::Described {
+fn exists_description(cx: &Context, field: &str, wrapped: bool) -> constant::Described {
     let wrap = |s: String| {
         if wrapped {
             format!("ConstantScore({s})")
@@ -624,9 +625,8 @@ fn exists_description(cx: &Context, f: Field, field: &str, wrapped: bool) -> con
         }
     };
     let unscored = wrap(format!("FieldExistsQuery [field={field}]"));
-    let fast = cx.searcher.schema().get_field_entry(f).is_fast();
     constant::Described::Leaf {
-        scored: if values::in_every_doc(cx, f, fast) {
+        scored: if in_every_doc(cx, field) {
             wrap("*:*".to_string())
         } else {
             unscored.clone()
