@@ -393,7 +393,7 @@ async function send(base: string, req: Request): Promise<Answer> {
   const hits = json.hits
     ? (json.hits.hits ?? []).map((h) => ({ score: h._score, sort: h.sort, highlight: h.highlight }))
     : json.explanation
-      ? [{ score: json.explanation.value, sort: undefined, highlight: JSON.stringify(json.explanation) }]
+      ? [{ score: json.explanation.value, sort: undefined, highlight: withoutUuids(JSON.stringify(json.explanation)) }]
       : (json.explanations ?? []).map((e) => ({ score: undefined, sort: e.valid, highlight: withoutUuids(e.explanation ?? e.error) }));
   return {
     status: res.status,
@@ -406,9 +406,12 @@ async function send(base: string, req: Request): Promise<Answer> {
 }
 
 /** Index UUIDs differ between the two nodes; messages that quote `[index/uuid]` compare without them. */
+/** Index uuids, and the hash codes of score functions (they mix in an enum's identity hash, drawn anew in every JVM). */
 function withoutUuids(text: string | undefined): string | undefined {
-  return text?.replace(/\[([^\]/]+)\/[A-Za-z0-9_-]{22}\]/g, '[$1/…]');
+  return text?.replace(/\[([^\]/]+)\/[A-Za-z0-9_-]{22}\]/g, '[$1/…]').replace(JAVA_OBJECT, '$1@…');
 }
+
+const JAVA_OBJECT = /(org\.opensearch\.[\w.$]+)@[0-9a-f]{1,8}/g;
 
 async function load(base: string, docs: number): Promise<void> {
   const dir = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');

@@ -15,6 +15,12 @@ const UUID_LIKE = /^[A-Za-z0-9_-]{22}$/;
 /** `[books/bZXFINBjTautVbs9VPdL6Q]`: OpenSearch names an index with its uuid in many messages. */
 const INDEX_WITH_UUID = /\/[A-Za-z0-9_-]{22}\]/;
 
+/**
+ * `org.opensearch…WeightFactorFunction@6a86a5db`: Java's `Object.toString` of a score function in
+ * a query's text, whose hash code mixes in an enum's identity hash, drawn anew in every JVM.
+ */
+const JAVA_OBJECT_HASH = /(?<=org\.opensearch\.[\w.$]+)@[0-9a-f]{1,8}/;
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -30,6 +36,10 @@ function fresh(key: string | undefined, v: unknown): unknown {
   if ((name === 'uuid' || name === 'index_uuid' || name === 'cluster_uuid') && typeof v === 'string' && UUID_LIKE.test(v)) return new Matcher('uuid');
   if (name === 'creation_date' && typeof v === 'string' && /^\d+$/.test(v)) return new Matcher('regex', '^\\d+$');
   if (name === 'creation_date_string' && typeof v === 'string') return new Matcher('regex', '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$');
+  if (typeof v === 'string' && JAVA_OBJECT_HASH.test(v)) {
+    const parts = v.split(new RegExp(JAVA_OBJECT_HASH.source, 'g')).map(escapeRegExp);
+    return new Matcher('regex', `^${parts.join('@[0-9a-f]{1,8}')}$`);
+  }
   if (typeof v === 'string' && INDEX_WITH_UUID.test(v)) {
     const parts = v.split(INDEX_WITH_UUID).map(escapeRegExp);
     return new Matcher('regex', `^${parts.join('/[A-Za-z0-9_-]{22}\\]')}$`);

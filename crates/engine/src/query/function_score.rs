@@ -347,6 +347,36 @@ pub fn scale_boost(q: &Dsl, f: f32) -> Option<Dsl> {
     Some(q)
 }
 
+/// Lucene's `FunctionScoreQuery.toString` around `sub`, the inner query's text: each function
+/// as Java's `Object.toString` prints it, its class and hash code. That hash mixes in an enum
+/// constant's identity hash, which every JVM draws anew, so no text can equal OpenSearch's
+/// there; this one is stable and equal for equal functions, as OpenSearch's is within a run.
+pub(crate) fn lucene_text(fs: &Ast, sub: &str) -> String {
+    const FUNCTION: &str = "org.opensearch.common.lucene.search.function.";
+    const DECAY: &str = "org.opensearch.index.query.functionscore.DecayFunctionBuilder$";
+    let mut out = format!("function score ({sub}, functions: [");
+    for f in &fs.functions {
+        let (package, class) = match (&f.filter, &f.function, f.weight) {
+            (Some(_), ..) => (FUNCTION, "FunctionScoreQuery$FilterScoreFunction"),
+            (None, ScoreFunction::Weight, _) | (None, _, Some(_)) => {
+                (FUNCTION, "WeightFactorFunction")
+            }
+            (None, ScoreFunction::FieldValueFactor { .. }, None) => {
+                (FUNCTION, "FieldValueFactorFunction")
+            }
+            (None, ScoreFunction::RandomScore { .. }, None) => (FUNCTION, "RandomScoreFunction"),
+            (None, ScoreFunction::Decay { .. }, None) => (DECAY, "NumericFieldDataScoreFunction"),
+        };
+        // FNV-1a over the function as parsed, printed as Java's `Integer.toHexString`.
+        let hash = format!("{f:?}").bytes().fold(0x811c_9dc5_u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
+        out.push_str(&format!("{{{package}{class}@{hash:x}}}"));
+    }
+    out.push_str("])");
+    out
+}
+
 /// `failed to create query: <reason>` around a shard-level build failure.
 fn create_failure(cx: &Context, e: Error) -> Error {
     // A shard's own exception passes through `create_failure` itself.
@@ -375,7 +405,14 @@ pub fn build_function_score(cx: &Context, fs: &Ast) -> Result<Q> {
         Some(q) => build(&q, cx)?,
         None => super::boosted(build(&fs.query, cx)?, fs.boost),
     };
-    Ok(Box::new(FunctionScoreQuery {
+    // Where the query is printed, its text (the boost, folded into the sub-query, is
+    // OpenSearch's `BoostQuery` around it).
+    let text = if cx.label {
+        Some(super::lucene_string::function_score(fs, cx)?.0)
+    } else {
+        None
+    };
+    let q: Q = Box::new(FunctionScoreQuery {
         sub: Arc::from(sub),
         sub_name: fs.query_name.clone(),
         single_function: fs.single_function(),
@@ -387,7 +424,11 @@ pub fn build_function_score(cx: &Context, fs: &Ast) -> Result<Q> {
         failure: new_slot(),
         index: cx.index.to_string(),
         shard: SHARD.with(|s| s.get()) as usize,
-    }))
+    });
+    Ok(match text {
+        Some(t) => super::label(cx, q, || t),
+        None => q,
+    })
 }
 
 fn function(cx: &Context, f: &FilterFunction) -> Result<Function> {

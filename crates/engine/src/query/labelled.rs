@@ -40,6 +40,10 @@ impl LabelledQuery {
     pub fn is_boolean(&self) -> bool {
         self.boolean
     }
+
+    pub fn inner(&self) -> &dyn Query {
+        self.inner.as_ref()
+    }
 }
 
 impl Query for LabelledQuery {

@@ -155,13 +155,18 @@ fn rewritten(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
     }
     match ast {
         Ast::Exists { .. } | Ast::Range(_) => exists_rewrite(ast, cx),
-        Ast::Bool(b) => match single_scoring_clause(b)? {
-            Some(only) => Ok(Some(boosted(
-                render(&only.unboosted(), cx)?,
-                only.boost() * b.boost,
-            ))),
-            None => Ok(None),
-        },
+        Ast::Bool(b) => {
+            if let Some(rewritten) = super::rewritten_bool(b) {
+                return Ok(Some(render(&rewritten, cx)?));
+            }
+            match single_scoring_clause(b)? {
+                Some(only) => Ok(Some(boosted(
+                    render(&only.unboosted(), cx)?,
+                    only.boost() * b.boost,
+                ))),
+                None => Ok(None),
+            }
+        }
         _ => Ok(None),
     }
 }
@@ -227,6 +232,15 @@ pub fn unscored_clause(q: &Ast, cx: &Context) -> Result<Rendered> {
                 return unscored_boolean(&b, cx);
             }
         }
+        // Their booleans come from the query text: read off what they build.
+        Ast::QueryString(_) | Ast::SimpleQueryString(_)
+            if !super::no_match::rewrites_to_none(cx, q) =>
+        {
+            let built_q = super::build(&q.unboosted(), &cx.labelling())?;
+            if !built_q.is::<tantivy::query::EmptyQuery>() {
+                return Ok(built_unscored(built_q.as_ref(), cx.searcher.schema()));
+            }
+        }
         _ => {}
     }
     let (mut s, mut boolean) = render(&q.unboosted(), cx)?;
@@ -266,50 +280,68 @@ fn unwrapped(text: &str) -> Option<&str> {
     balanced(inner).then_some(inner)
 }
 
-/// Lucene's `BooleanQuery.rewriteNoScoring`, then its one-clause rewrite.
+/// Lucene's `BooleanQuery.rewriteNoScoring`, then its one-clause rewrite: each clause as a
+/// constant score rewrites it (no boosts, its own booleans unscored in turn), required clauses
+/// filters where they stand, optional ones kept only under a minimum or without a required one.
 fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
     let mut msm = should_minimum(b)?;
     let required = !b.must.is_empty() || !b.filter.is_empty();
     // SHOULD clauses that must all match are MUST clauses first.
     let all_required = msm > 0 && msm == b.should.len();
-    let keep_should = (msm > 0 || !required) && !all_required;
-    let promoted: &[Ast] = if all_required { &b.should } else { &[] };
     if all_required {
         msm = 0;
     }
+    let keep_should = (msm > 0 || !required) && !all_required;
+    let mut parts: Vec<(&str, Rendered)> = Vec::new();
+    // OpenSearch's clause order: must, must_not, should, filter.
+    for q in &b.must {
+        parts.push(("#", unscored_clause(q, cx)?));
+    }
+    for q in &b.must_not {
+        parts.push(("-", unscored_clause(q, cx)?));
+    }
     // Equal optional clauses are one (their boosts, summed, count for nothing here).
-    let mut should: Vec<Ast> = Vec::new();
-    if keep_should {
-        for q in &b.should {
-            let q = if msm <= 1 { q.unboosted() } else { q.clone() };
-            if msm > 1 || !should.contains(&q) {
-                should.push(q);
+    let mut seen: Vec<Ast> = Vec::new();
+    for q in &b.should {
+        if all_required {
+            parts.push(("#", unscored_clause(q, cx)?));
+        } else if keep_should {
+            let plain = q.unboosted();
+            if msm > 1 || !seen.contains(&plain) {
+                seen.push(plain);
+                parts.push(("", unscored_clause(q, cx)?));
             }
         }
     }
-    let unscored = dsl::BoolQuery {
-        must: Vec::new(),
-        should,
-        filter: b
-            .must
-            .iter()
-            .chain(promoted)
-            .chain(&b.filter)
-            .cloned()
-            .collect(),
-        must_not: b.must_not.clone(),
-        minimum_should_match: b.minimum_should_match.clone().filter(|_| keep_should),
-        boost: 1.0,
-    };
-    match (
-        unscored.filter.as_slice(),
-        unscored.should.as_slice(),
-        unscored.must_not.is_empty(),
-    ) {
-        ([only], [], true) => unscored_clause(only, cx),
-        ([], [only], true) if msm <= 1 => unscored_clause(only, cx),
-        _ => render(&Ast::Bool(unscored), cx),
+    for q in &b.filter {
+        parts.push(("#", unscored_clause(q, cx)?));
     }
+    if !required && b.should.is_empty() && !parts.is_empty() {
+        // OpenSearch gives a purely negative boolean a match_all filter.
+        parts.push(("#", ("*:*".to_string(), false)));
+    }
+    match parts.as_slice() {
+        [] => return render(&Ast::Bool(b.clone()), cx),
+        [("#", _)] => return Ok(parts.remove(0).1),
+        [("", _)] if msm <= 1 => return Ok(parts.remove(0).1),
+        _ => {}
+    }
+    let joined = parts
+        .into_iter()
+        .map(|(prefix, (s, boolean))| {
+            if boolean {
+                format!("{prefix}({s})")
+            } else {
+                format!("{prefix}{s}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(if msm > 0 && keep_should {
+        (format!("({joined})~{msm}"), true)
+    } else {
+        (joined, true)
+    })
 }
 
 /// What a `match` on one field builds in Lucene's terms.
@@ -520,6 +552,7 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             };
             boosted(inner, mm.boost)
         }
+        Ast::FunctionScore(fs) => function_score(fs, cx)?,
         // Lucene's FunctionScoreQuery.boostByQuery, as OpenSearch builds `boosting`.
         Ast::Boosting {
             positive,
@@ -540,6 +573,19 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
         ),
         other => terms_string(other, cx)?,
     })
+}
+
+/// A `function_score` as Lucene prints it, its boost outside (OpenSearch wraps the
+/// `FunctionScoreQuery` in a `BoostQuery`).
+pub fn function_score(
+    fs: &dsl::function_score::FunctionScoreQuery,
+    cx: &Context,
+) -> Result<Rendered> {
+    let (sub, _) = render(&fs.query, cx)?;
+    Ok(boosted(
+        (super::function_score::lucene_text(fs, &sub), false),
+        fs.boost,
+    ))
 }
 
 /// A boosting query's positive and negative queries as its `FunctionScoreQuery` prints them:
@@ -648,6 +694,91 @@ fn terms_string(ast: &Ast, cx: &Context) -> Result<Rendered> {
         ));
     }
     Ok(built(q.as_ref(), cx.searcher.schema()))
+}
+
+/// `built` where nothing is scored (a filter, a constant score): a boolean as Lucene's
+/// `rewriteNoScoring` leaves it (required clauses filters, optional ones beside them dropped
+/// unless a minimum keeps them, no boosts on its filters and exclusions), one clause left
+/// being that clause.
+fn built_unscored(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schema) -> Rendered {
+    use super::labelled::LabelledQuery;
+    use super::wrappers::BoostedQuery;
+    use tantivy::query::{BooleanQuery, Occur};
+    if let Some(b) = q.downcast_ref::<BoostedQuery>() {
+        return built_unscored(b.inner(), schema);
+    }
+    let labelled = q
+        .downcast_ref::<LabelledQuery>()
+        .and_then(|l| Some((l, l.inner().downcast_ref::<BooleanQuery>()?)));
+    let (b, n) = match (q.downcast_ref::<BooleanQuery>(), labelled) {
+        (Some(b), _) => (b, b.get_minimum_number_should_match()),
+        // The minimum of one that a labelled disjunction prints and its boolean does not tell.
+        (_, Some((l, b))) if l.text() == at_least_one(b, schema) => (b, 1),
+        _ => {
+            let (mut s, mut boolean) = built(q, schema);
+            while let Some(inner) = unwrapped(&s) {
+                s = inner.to_string();
+                boolean = false;
+            }
+            return (s, boolean);
+        }
+    };
+    let shoulds = b
+        .clauses()
+        .iter()
+        .filter(|(o, _)| *o == Occur::Should)
+        .count();
+    // tantivy's own default (1 for a pure disjunction) is not a minimum Lucene prints.
+    let n = if n > 1 || (n == 1 && (labelled.is_some() || shoulds < b.clauses().len())) {
+        n
+    } else {
+        0
+    };
+    // Optional clauses that must all match are required ones first.
+    let promote = n > 0 && n == shoulds;
+    let n = if promote { 0 } else { n };
+    let required = promote || b.clauses().iter().any(|(o, _)| *o == Occur::Must);
+    let keep_should = n > 0 || !required;
+    let unscored = |c: &dyn tantivy::query::Query| {
+        let inner = c
+            .downcast_ref::<ConstantQuery>()
+            .filter(|k| k.score() == 0.0 && k.description().is_none())
+            .map_or(c, ConstantQuery::inner);
+        built_unscored(inner, schema)
+    };
+    let kept: Vec<(Occur, &dyn tantivy::query::Query)> = b
+        .clauses()
+        .iter()
+        .filter(|(o, _)| *o != Occur::Should || keep_should || promote)
+        .map(|(o, c)| match o {
+            Occur::Should if promote => (Occur::Must, c.as_ref()),
+            o => (*o, c.as_ref()),
+        })
+        .collect();
+    if let [(occur, only)] = kept.as_slice() {
+        if *occur == Occur::Must || (*occur == Occur::Should && n <= 1) {
+            return unscored(*only);
+        }
+    }
+    let parts: Vec<String> = kept
+        .iter()
+        .map(|(occur, c)| {
+            let (text, boolean) = unscored(*c);
+            let text = if boolean { format!("({text})") } else { text };
+            let prefix = match occur {
+                Occur::Must => "#",
+                Occur::MustNot => "-",
+                Occur::Should => "",
+            };
+            format!("{prefix}{text}")
+        })
+        .collect();
+    let joined = parts.join(" ");
+    if n > 0 {
+        (format!("({joined})~{n}"), true)
+    } else {
+        (joined, true)
+    }
 }
 
 /// A conjunction as Lucene prints it: every clause required.

@@ -842,6 +842,90 @@ pub fn regex_escape(s: &str) -> String {
     out
 }
 
+/// The boolean Lucene's rewrite reshapes, as it reshapes it (explanations show the new shape;
+/// scores are the same): a filter that is also an optional clause, or one scoring clause that
+/// is a required `match_all` beside filters.
+pub(crate) fn rewritten_bool(b: &dsl::BoolQuery) -> Option<Ast> {
+    filter_also_optional(b).or_else(|| constant_over_filters(b))
+}
+
+/// An optional clause that is also a filter is required instead, the filter gone and the
+/// minimum one less.
+fn filter_also_optional(b: &dsl::BoolQuery) -> Option<Ast> {
+    let also_filter = |q: &Ast| b.filter.iter().any(|f| f.unboosted() == *q);
+    if !b.should.iter().any(also_filter) {
+        return None;
+    }
+    let msm = match &b.minimum_should_match {
+        Some(m) => m.resolve(b.should.len()).ok()?,
+        None => 0,
+    };
+    let (required, should): (Vec<Ast>, Vec<Ast>) =
+        b.should.iter().cloned().partition(|q| also_filter(q));
+    let msm = msm.saturating_sub(required.len());
+    Some(Ast::Bool(dsl::BoolQuery {
+        must: b.must.iter().cloned().chain(required).collect(),
+        filter: b
+            .filter
+            .iter()
+            .filter(|f| !b.should.contains(&f.unboosted()))
+            .cloned()
+            .collect(),
+        should,
+        must_not: b.must_not.clone(),
+        minimum_should_match: (msm > 0).then(|| dsl::MinimumShouldMatch(msm.to_string())),
+        boost: b.boost,
+    }))
+}
+
+/// A boolean whose one scoring clause is a required `match_all` beside filters is a constant
+/// score of the filters and exclusions at that clause's boost, required beside the optional
+/// clauses if any.
+fn constant_over_filters(b: &dsl::BoolQuery) -> Option<Ast> {
+    let [Ast::MatchAll { boost }] = b.must.as_slice() else {
+        return None;
+    };
+    // Filters matching everything go first; a filter also excluded is another of the
+    // rewrite's cases.
+    let filter: Vec<Ast> = b
+        .filter
+        .iter()
+        .filter(|f| !matches!(f, Ast::MatchAll { .. }))
+        .cloned()
+        .collect();
+    let clash = |f: &Ast| {
+        let f = f.unboosted();
+        b.must_not.iter().any(|n| n.unboosted() == f)
+    };
+    if *boost == 0.0 || filter.is_empty() || filter.iter().any(clash) {
+        return None;
+    }
+    let filters = Ast::Bool(dsl::BoolQuery {
+        must: Vec::new(),
+        should: Vec::new(),
+        filter,
+        must_not: b.must_not.clone(),
+        minimum_should_match: None,
+        boost: 1.0,
+    });
+    let constant = |boost: f32| Ast::ConstantScore {
+        filter: Box::new(filters),
+        boost,
+    };
+    Some(if b.should.is_empty() {
+        constant(boost * b.boost)
+    } else {
+        Ast::Bool(dsl::BoolQuery {
+            must: vec![constant(*boost)],
+            should: b.should.clone(),
+            filter: Vec::new(),
+            must_not: Vec::new(),
+            minimum_should_match: b.minimum_should_match.clone(),
+            boost: b.boost,
+        })
+    })
+}
+
 fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     // `BoolQueryBuilder.doRewrite`: a required clause rewritten to match_none is the whole
     // query's, before anything else of it is built (or refused).
@@ -851,6 +935,11 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
         .any(|q| no_match::rewrites_to_none(cx, q))
     {
         return Ok(none());
+    }
+    if cx.describe && !cx.parsed {
+        if let Some(rewritten) = rewritten_bool(b) {
+            return build(&rewritten, cx);
+        }
     }
     // Lucene rewrites a boolean of one scoring clause to that clause (which its explanation
     // shows: no "sum of" around it).

@@ -149,6 +149,18 @@ impl Miss<'_, '_, '_> {
         Ok(lucene_string::unscored_clause(ast, self.cx)?.0)
     }
 
+    /// The text of the weight an unscored clause explains with: a `function_score` without
+    /// `min_score` makes no weight of its own where nothing is scored, but its query's.
+    fn unscored_weight_text(&self, mut ast: &Ast) -> Result<String> {
+        while let Ast::FunctionScore(fs) = ast {
+            if fs.min_score.is_some() {
+                break;
+            }
+            ast = &fs.query;
+        }
+        self.unscored_text(ast)
+    }
+
     /// Whether `ast` is Lucene's `MatchNoDocsQuery` by the time a boolean rewrites.
     fn no_docs(&self, ast: &Ast) -> bool {
         rewrites_to_none(self.cx, ast)
@@ -172,7 +184,10 @@ impl Miss<'_, '_, '_> {
             return Ok(self.unscored(&text));
         }
         match ast {
-            Ast::Bool(b) => self.boolean(b, boost),
+            Ast::Bool(b) => match super::rewritten_bool(b) {
+                Some(rewritten) => self.scored(&rewritten, boost),
+                None => self.boolean(b, boost),
+            },
             Ast::DisMax {
                 queries,
                 tie_breaker,
@@ -421,22 +436,24 @@ impl Miss<'_, '_, '_> {
                 Occur::Filter if hit => {
                     let mut e = Explanation::new("match on required clause, product of:", 0.0);
                     e.add_const("# clause", 0.0);
-                    e.add_detail(Explanation::new_with_string(self.unscored_text(q)?, 1.0));
+                    e.add_detail(Explanation::new_with_string(
+                        self.unscored_weight_text(q)?,
+                        1.0,
+                    ));
                     details.push(e);
                 }
                 Occur::Filter => {
                     let text = self.unscored_text(q)?;
                     details.push(no_match_of(
                         format!("no match on required clause ({text})"),
-                        self.unscored(&text),
+                        self.unscored(&self.unscored_weight_text(q)?),
                     ));
                     fail = true;
                 }
                 Occur::MustNot if hit => {
-                    let text = self.unscored_text(q)?;
                     details.push(no_match_of(
-                        format!("match on prohibited clause ({text})"),
-                        Explanation::new_with_string(text, 1.0),
+                        format!("match on prohibited clause ({})", self.unscored_text(q)?),
+                        Explanation::new_with_string(self.unscored_weight_text(q)?, 1.0),
                     ));
                     fail = true;
                 }
