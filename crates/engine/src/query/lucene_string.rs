@@ -85,6 +85,16 @@ fn analysed_terms(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Opti
 /// (`+`) under `operator: and`, or `(…)~n` under `minimum_should_match`. `None` for what
 /// builds otherwise (fuzziness, phrases, synonyms), printed from its terms instead.
 fn match_string(cx: &Context, field: &str, m: &dsl::MatchQuery) -> Result<Option<Rendered>> {
+    // Other fields build the field's term query, which prints as `term`'s does.
+    let terms_field = cx.mapping.field(field).is_none_or(|fm| {
+        matches!(
+            fm.ty,
+            FieldType::Text | FieldType::Keyword | FieldType::Boolean
+        )
+    });
+    if !terms_field {
+        return Ok(None);
+    }
     let schema = cx.searcher.schema();
     let mut terms: Vec<String> = match analysed_terms(cx, field, m)? {
         Some(ts) if !ts.is_empty() => ts.iter().map(|t| term_string(schema, t)).collect(),
@@ -156,6 +166,17 @@ fn rewritten(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
     match ast {
         Ast::Exists { .. } | Ast::Range(_) => exists_rewrite(ast, cx),
         Ast::Bool(b) => {
+            // A lone filter is a constant score of 0.
+            if let [only] = b.filter.as_slice() {
+                let alone = b.must.is_empty() && b.should.is_empty() && b.must_not.is_empty();
+                let minimum = match &b.minimum_should_match {
+                    Some(spec) => spec.resolve(0)?,
+                    None => 0,
+                };
+                if alone && minimum == 0 {
+                    return Ok(Some(boosted((constant_score(only, cx)?, false), 0.0)));
+                }
+            }
             if let Some(rewritten) = super::rewritten_bool(b) {
                 return Ok(Some(render(&rewritten, cx)?));
             }
@@ -195,7 +216,7 @@ fn single_scoring_clause(b: &dsl::BoolQuery) -> Result<Option<&Ast>> {
         return Ok(None);
     }
     Ok(match (b.must.as_slice(), b.should.as_slice()) {
-        ([only], []) => Some(only),
+        ([only], []) if should_minimum(b)? == 0 => Some(only),
         ([], [only]) if should_minimum(b)? <= 1 => Some(only),
         _ => None,
     })
@@ -322,7 +343,7 @@ fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
     }
     match parts.as_slice() {
         [] => return render(&Ast::Bool(b.clone()), cx),
-        [("#", _)] => return Ok(parts.remove(0).1),
+        [("#", _)] if msm == 0 => return Ok(parts.remove(0).1),
         [("", _)] if msm <= 1 => return Ok(parts.remove(0).1),
         _ => {}
     }
@@ -552,7 +573,12 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             };
             boosted(inner, mm.boost)
         }
-        Ast::FunctionScore(fs) => function_score(fs, cx)?,
+        // Built, for its functions are refused where they are (a field they cannot read), then
+        // printed by its label.
+        Ast::FunctionScore(_) => built(
+            super::build(ast, &cx.labelling())?.as_ref(),
+            cx.searcher.schema(),
+        ),
         // Lucene's FunctionScoreQuery.boostByQuery, as OpenSearch builds `boosting`.
         Ast::Boosting {
             positive,
@@ -576,8 +602,8 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
 }
 
 /// A `function_score` as Lucene prints it, its boost outside (OpenSearch wraps the
-/// `FunctionScoreQuery` in a `BoostQuery`).
-pub fn function_score(
+/// `FunctionScoreQuery` in a `BoostQuery`): the label a labelling build gives it.
+pub(crate) fn function_score(
     fs: &dsl::function_score::FunctionScoreQuery,
     cx: &Context,
 ) -> Result<Rendered> {
@@ -661,8 +687,11 @@ fn absorbed(ast: &Ast, cx: &Context) -> Result<Option<String>> {
 
 /// How many of a `bool`'s should clauses must match (0 without should clauses).
 fn should_minimum(b: &dsl::BoolQuery) -> Result<usize> {
+    // Beside required clauses a minimum holds without optional ones (and then matches
+    // nothing); a purely negative boolean drops it.
+    let required = !b.must.is_empty() || !b.filter.is_empty();
     Ok(match &b.minimum_should_match {
-        Some(spec) if !b.should.is_empty() => spec.resolve(b.should.len())?,
+        Some(spec) if !b.should.is_empty() || required => spec.resolve(b.should.len())?,
         _ => 0,
     })
 }

@@ -843,10 +843,29 @@ pub fn regex_escape(s: &str) -> String {
 }
 
 /// The boolean Lucene's rewrite reshapes, as it reshapes it (explanations show the new shape;
-/// scores are the same): a filter that is also an optional clause, or one scoring clause that
-/// is a required `match_all` beside filters.
+/// scores are the same): a filter that is also a required or an optional clause, or one
+/// scoring clause that is a required `match_all` beside filters.
 pub(crate) fn rewritten_bool(b: &dsl::BoolQuery) -> Option<Ast> {
-    filter_also_optional(b).or_else(|| constant_over_filters(b))
+    filter_also_required(b)
+        .or_else(|| filter_also_optional(b))
+        .or_else(|| constant_over_filters(b))
+}
+
+/// A filter that is also a required clause is gone.
+fn filter_also_required(b: &dsl::BoolQuery) -> Option<Ast> {
+    let also_required = |f: &Ast| b.must.contains(&f.unboosted());
+    if !b.filter.iter().any(also_required) {
+        return None;
+    }
+    Some(Ast::Bool(dsl::BoolQuery {
+        filter: b
+            .filter
+            .iter()
+            .filter(|f| !also_required(f))
+            .cloned()
+            .collect(),
+        ..b.clone()
+    }))
 }
 
 /// An optional clause that is also a filter is required instead, the filter gone and the
@@ -960,9 +979,10 @@ fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
         && b.must.is_empty()
         && b.should.is_empty()
         && b.must_not.is_empty()
-        && b.boost == 1.0
+        && min_should(cx, b.minimum_should_match.as_ref(), 0)? == 0
     {
-        // Lucene rewrites a lone filter to a constant score of 0 (and prints it so).
+        // Lucene rewrites a lone filter to a constant score of 0 (and prints it so), whatever
+        // the boolean's boost (a boost of 0 times it).
         let filter = &b.filter[0];
         let q = constant(build(filter, cx)?, 0.0);
         return Ok(describe(cx, q, || wrapped(filter, cx)));

@@ -358,7 +358,8 @@ impl Miss<'_, '_, '_> {
             // A pure negative drops its minimum (`Queries.fixNegativeQueryIfNeeded`).
             msm = 0;
         }
-        if msm > b.should.len() {
+        // Without optional clauses, Lucene's weight reports the minimum its clauses miss.
+        if msm > b.should.len() && !b.should.is_empty() {
             return Ok(no_match(
                 "SHOULD clause count less than minimumNumberShouldMatch",
             ));
@@ -370,7 +371,7 @@ impl Miss<'_, '_, '_> {
             }
         }
         let count = b.must.len() + b.should.len() + b.filter.len() + b.must_not.len();
-        if count == 1 {
+        if count == 1 && msm == 0 {
             if let [filter] = b.filter.as_slice() {
                 let (inner, _) = lucene_string::render(filter, self.cx)?;
                 return Ok(self.unscored(&format!("ConstantScore({inner})")));
