@@ -193,7 +193,19 @@ function scoringTree(r: Rng, depth: number): Record<string, unknown> {
   const text = ['description', 'description_short'];
   const boost = () => (r.below(3) === 0 ? { boost: r.pick([0.5, 2, 3.7]) } : {});
   const leaf = (): Record<string, unknown> => {
-    switch (r.below(8)) {
+    switch (r.below(14)) {
+      case 8:
+        return { match_all: boost() };
+      case 9:
+        return { match: { installed_size: { query: r.pick([10, 1000, '2048']), ...boost() } } };
+      case 10:
+        return { exists: { field: r.pick(['tags', 'homepage', 'installed_size', 'nosuch']), ...boost() } };
+      case 11:
+        return { terms: { section: r.pick([['games', 'python'], ['net']]), ...boost() } };
+      case 12:
+        return { wildcard: { description: { value: r.pick(['net*', '*ing', 'p?thon']), ...boost() } } };
+      case 13:
+        return { prefix: { package: { value: r.pick(['lib', 'python3-', 'g']), ...boost() } } };
       case 0:
         return { match: { [r.pick(text)]: { query: r.pick(words), operator: r.pick(['or', 'and']), ...boost() } } };
       case 1:
@@ -217,7 +229,9 @@ function scoringTree(r: Rng, depth: number): Record<string, unknown> {
     case 0: {
       const b: Record<string, unknown> = {};
       for (const o of ['must', 'should', 'filter', 'must_not']) if (r.below(2)) b[o] = [scoringTree(r, depth + 1), scoringTree(r, depth + 1)].slice(0, 1 + r.below(2));
-      if (!b.must && !b.should) b.should = [leaf()];
+      if (!b.must && !b.should && r.below(3)) b.should = [leaf()];
+      if (r.below(4) === 0) b.must = [{ match_all: boost() }];
+      if (r.below(4) === 0) b.minimum_should_match = r.pick<unknown>([1, 2, '50%', '-1', '100%']);
       return { bool: { ...b, ...boost() } };
     }
     case 1:
@@ -227,7 +241,7 @@ function scoringTree(r: Rng, depth: number): Record<string, unknown> {
     case 3:
       return { function_score: { query: scoringTree(r, depth + 1), functions: [r.pick<unknown>([{ weight: 2 }, { field_value_factor: { field: 'installed_size', modifier: 'log1p', missing: 1 } }, { gauss: { installed_size: { origin: 1000, scale: 500 } } }])], score_mode: r.pick(['sum', 'multiply', 'max']), boost_mode: r.pick(['multiply', 'sum', 'replace']) } };
     case 4:
-      return { constant_score: { filter: leaf(), ...boost() } };
+      return { constant_score: { filter: r.below(2) ? leaf() : scoringTree(r, depth + 1), ...boost() } };
     default:
       return leaf();
   }

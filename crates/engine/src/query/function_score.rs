@@ -299,6 +299,12 @@ pub struct FunctionScoreQuery {
     shard: usize,
 }
 
+impl FunctionScoreQuery {
+    pub(crate) fn sub(&self) -> &dyn Query {
+        self.sub.as_ref()
+    }
+}
+
 impl Clone for FunctionScoreQuery {
     fn clone(&self) -> Self {
         FunctionScoreQuery {

@@ -472,8 +472,15 @@ pub fn render(ast: &Ast, cx: &Context) -> Result<Rendered> {
             // match become MUST, and with at most one required, a SHOULD clause that is itself
             // a pure disjunction gives its clauses to this one.
             let rewritten = !cx.parsed;
-            let all_required = rewritten && msm > 0 && msm == b.should.len();
             let flatten = rewritten && msm <= 1;
+            // Flattening comes first: a disjunction absorbed brings more optional clauses.
+            let mut absorbs = false;
+            if flatten && msm == 1 {
+                for q in &b.should {
+                    absorbs |= absorbed(q, cx)?.is_some();
+                }
+            }
+            let all_required = rewritten && msm > 0 && msm == b.should.len() && !absorbs;
             let should = if all_required { "+" } else { "" };
             if all_required {
                 msm = 0;

@@ -272,7 +272,10 @@ pub(crate) fn is_none(q: &Q) -> bool {
 
 fn build_unchecked(ast: &Ast, cx: &Context) -> Result<Q> {
     Ok(match ast {
-        Ast::MatchAll { boost } => all(*boost),
+        // Described, so a boost from above folds into its text (`*:*^2.0`) as Lucene's does.
+        Ast::MatchAll { boost } => describe(cx, all(*boost), || {
+            Some(lucene_string::plain("*:*".to_string()))
+        }),
         Ast::MatchNone { .. } => none(),
         Ast::Term {
             field,

@@ -160,6 +160,10 @@ fn explains_boosts(q: &dyn Query) -> bool {
     if let Some(b) = q.downcast_ref::<BoostedQuery>() {
         return explains_boosts(b.inner());
     }
+    // Lucene passes the boost to its query, not to its functions.
+    if let Some(f) = q.downcast_ref::<super::function_score::FunctionScoreQuery>() {
+        return explains_boosts(f.sub());
+    }
     // A described constant prints its text with the boost (`title:spa*^3.0`).
     if let Some(c) = q.downcast_ref::<super::constant::ConstantQuery>() {
         return c.description().is_some();
