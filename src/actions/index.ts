@@ -38,6 +38,7 @@ import { documentMget } from './document/mget';
 import { documentBulk } from './document/bulk';
 import { searchCount } from './search/count';
 import { searchSearch } from './search/search';
+import { searchMulti } from './search/msearch';
 import { searchScroll, searchClearScroll } from './search/scroll';
 import { searchExplain } from './search/explain';
 import { searchValidateQuery } from './search/validate-query';
@@ -84,6 +85,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   documentBulk,
   searchCount,
   searchSearch,
+  searchMulti,
   searchScroll,
   searchClearScroll,
   searchExplain,

@@ -380,6 +380,21 @@ describe('search', () => {
     const err = await failure(client.search({ index: 'lib', body: { query: { nope: {} } } }));
     expect((err.meta.body as ErrorBody).error.type).toBe('parsing_exception');
   });
+
+  it('msearch answers each search in its element, a failure beside the others', async () => {
+    const res = await client.msearch({
+      index: 'lib',
+      body: [{}, { query: { match: { title: 'dog' } } }, { index: 'nosuch' }, { query: { match_all: {} } }, { index: 'lib' }, { size: 0 }],
+    });
+    const [dog, missing, all] = res.body.responses as { status: number; hits?: { total: { value: number }; hits: { _id: string }[] }; error?: { type: string } }[];
+    expect(dog?.status).toBe(200);
+    expect(dog?.hits?.hits.map((h) => h._id)).toEqual(['b']);
+    expect(missing).toMatchObject({ status: 404, error: { type: 'index_not_found_exception' } });
+    expect(all?.hits?.total.value).toBe(2);
+    const bad = await failure(client.msearch({ index: 'lib', body: [{ zap: 1 }, { size: 0 }] }));
+    expect(bad.statusCode).toBe(400);
+    expect((bad.meta.body as ErrorBody).error.reason).toBe('key [zap] is not supported in the metadata section');
+  });
 });
 
 describe('scroll and explain', () => {

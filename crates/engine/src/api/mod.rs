@@ -11,6 +11,7 @@ pub(crate) mod explain;
 mod forcemerge;
 mod indices;
 mod json_writer;
+mod msearch;
 mod param_check;
 mod params;
 pub(crate) mod scroll;
@@ -94,6 +95,7 @@ pub fn execute(
         "indices:monitor/segments" => segments::segments(node, params),
         "indices:data/read/count" => search::count(node, params, body),
         "indices:data/read/search" => search::search(node, params, body),
+        "indices:data/read/msearch" => msearch::msearch(node, params, body),
         "indices:data/read/scroll" => scroll::scroll(node, params, body),
         "indices:data/read/scroll/clear" => scroll::clear(node, params, body),
         "indices:data/read/explain" => explain::explain(node, params, body),

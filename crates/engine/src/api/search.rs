@@ -167,8 +167,23 @@ fn cluster_defaults(node: &Node, p: &Params, req: &mut SearchRequest) {
 
 pub fn search(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let start = Instant::now();
+    let req = parse(p, body)?;
+    run(node, p, req, start)
+}
+
+/// What OpenSearch's REST layer reads before a search runs: its parameters and body.
+pub(crate) fn parse(p: &Params, body: Option<&[u8]>) -> Result<SearchRequest> {
     let body = body_node(body)?;
-    let mut req = SearchRequest::parse(p, body.as_ref(), false)?;
+    SearchRequest::parse(p, body.as_ref(), false)
+}
+
+/// Runs a parsed search, `start` its clock.
+pub(crate) fn run(
+    node: &Node,
+    p: &Params,
+    mut req: SearchRequest,
+    start: Instant,
+) -> Result<Response> {
     super::terms_lookup::resolve_request(node, &mut req)?;
     cluster_defaults(node, p, &mut req);
     let keep_alive = match p.str("scroll") {
