@@ -2,6 +2,7 @@
 //! nothing of Node.js or HTTP: requests come in as an action name, parameters and body bytes,
 //! and leave as a status and JSON bytes.
 
+pub mod aggs;
 pub mod analysis;
 pub mod api;
 pub mod dsl;

@@ -210,6 +210,7 @@ pub(crate) fn run(
             failures: Vec::new(),
             timed_out: false,
             phase_took: search::PhaseTook::default(),
+            aggs: Vec::new(),
         }
     } else if req.scroll {
         counted(&targets, || {
@@ -332,6 +333,12 @@ fn render_with(
         search::failures::shards_json(result.shards, &result.failures),
     );
     out.insert("hits".into(), Value::Object(hits));
+    if let Some(aggs) = &req.aggs {
+        out.insert(
+            "aggregations".into(),
+            crate::aggs::reduce(aggs, result.aggs, req.typed_keys),
+        );
+    }
     if let Some(s) = suggest {
         out.insert("suggest".into(), s);
     }

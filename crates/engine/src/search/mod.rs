@@ -81,6 +81,8 @@ pub struct SearchResult {
     pub timed_out: bool,
     /// Milliseconds spent in each of OpenSearch's search phases (`phase_took`).
     pub phase_took: PhaseTook,
+    /// Each answering shard's part of the request's aggregations.
+    pub aggs: Vec<crate::aggs::ShardAggs>,
 }
 
 /// The phases OpenSearch times for `phase_took`, in milliseconds. Quarry has no `can_match`
@@ -256,6 +258,36 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
 /// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
 /// query, in OpenSearch's order: the query is built first (parseSource), then `search_after` and
 /// the result window (preProcess) are checked.
+/// A shard's part of the aggregations: over the query's matches, before any post filter (a
+/// minimum score still applies, as OpenSearch's collector holds every other one).
+fn shard_aggs(
+    req: &SearchRequest,
+    aggs: &crate::aggs::Aggs,
+    t: &ShardTarget,
+    deadline: Option<&timeout::Deadline>,
+) -> Result<crate::aggs::ShardAggs> {
+    let meta = t.service.meta();
+    let cx = Context::of(&t.searcher, &meta);
+    let unfiltered = SearchRequest {
+        post_filter: None,
+        ..req.clone()
+    };
+    let q = request_query(&unfiltered, &cx, t.boost)?;
+    let scoring = if req.min_score.is_some() {
+        tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
+    } else {
+        tantivy::query::EnableScoring::disabled_from_searcher(&t.searcher)
+    };
+    let mut weight = q.weight(scoring)?;
+    if let Some(d) = deadline {
+        weight = Box::new(timeout::TimeLimitedWeight {
+            inner: weight,
+            deadline: d.clone(),
+        });
+    }
+    crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping)
+}
+
 fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
@@ -356,6 +388,7 @@ struct ShardOutcome {
     terminated_early: bool,
     max_score: Option<f32>,
     candidates: Vec<Candidate>,
+    aggs: Option<crate::aggs::ShardAggs>,
 }
 
 struct QueryPlan<'a> {
@@ -388,7 +421,11 @@ fn query_shard(
         terminated_early: false,
         max_score: None,
         candidates: Vec::new(),
+        aggs: None,
     };
+    if let Some(aggs) = &req.aggs {
+        out.aggs = Some(shard_aggs(req, aggs, t, plan.deadline)?);
+    }
     let mut counted = None;
     if let Some(limit) = req.terminate_after {
         // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
@@ -518,6 +555,7 @@ fn execute_paged(
     let mut failures: Vec<ShardFailure> = Vec::new();
     let mut failed = vec![false; targets.len()];
     let mut phase_took = PhaseTook::default();
+    let mut shard_aggs = Vec::new();
     let millis = |since: std::time::Instant| since.elapsed().as_millis() as u64;
     if req.can_match {
         can_match_phase(req, targets, &mut failures, &mut failed);
@@ -575,6 +613,7 @@ fn execute_paged(
             max_score = Some(max_score.map_or(m, |x: f32| x.max(m)));
         }
         candidates.extend(o.candidates);
+        shard_aggs.extend(o.aggs);
     }
     check_phase(
         if req.dfs { "dfs_query" } else { "query" },
@@ -664,6 +703,7 @@ fn execute_paged(
             fetch: millis(fetch_started),
             ..phase_took
         },
+        aggs: shard_aggs,
     })
 }
 

@@ -67,6 +67,10 @@ pub struct SearchRequest {
     pub suggest: Option<std::sync::Arc<Vec<super::suggest::TermSuggestion>>>,
     /// Suggestions without a query: OpenSearch then searches nothing (no hits, total 0).
     pub suggest_only: bool,
+    /// The body's `aggs` (or `aggregations`).
+    pub aggs: Option<std::sync::Arc<crate::aggs::Aggs>>,
+    /// `typed_keys`: aggregation names prefixed with their types.
+    pub typed_keys: bool,
 }
 
 /// A `docvalue_fields` / `fields` entry: a field name (or pattern) and an optional format.
@@ -173,8 +177,6 @@ const DEFAULT_TRACK: u64 = 10_000;
 
 /// Keys of a search body Quarry does not run yet (accepted by OpenSearch).
 const NOT_YET: &[&str] = &[
-    "aggs",
-    "aggregations",
     "collapse",
     "rescore",
     "slice",
@@ -352,6 +354,8 @@ impl SearchRequest {
             highlight: None,
             suggest: None,
             suggest_only: false,
+            aggs: None,
+            typed_keys: p.bool("typed_keys", false)?,
         };
         let mut source_given = false;
         let mut stored: Option<Vec<String>> = None;
@@ -503,6 +507,9 @@ impl SearchRequest {
                             ));
                         }
                     }
+                    "aggs" | "aggregations" => {
+                        r.aggs = Some(std::sync::Arc::new(crate::aggs::parse(v)?));
+                    }
                     other if NOT_YET.contains(&other) => {
                         return Err(Error::illegal_argument(format!(
                             "[{other}] is not supported yet"
@@ -584,6 +591,7 @@ impl SearchRequest {
             r.suggest = Some(std::sync::Arc::new(vec![s]));
         }
         r.suggest_only = r.suggest.is_some()
+            && r.aggs.is_none()
             && p.str("q").is_none()
             && body.and_then(|b| b.get("query")).is_none();
         if let Some(list) = stored {

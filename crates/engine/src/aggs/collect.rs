@@ -1,0 +1,439 @@
+//! One shard's part of each aggregation: every alive match read once, each aggregation counting
+//! from its field's column (keyword ordinals counted per segment, then named; numbers decoded
+//! from tantivy's u64 mapping).
+
+use super::request::{AggKind, Aggs, Interval, Metric};
+use crate::error::{Error, Result};
+use crate::index::mapping::{FieldType, Mapping};
+use crate::search::open_columns;
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+use tantivy::columnar::{Column, ColumnType, StrColumn};
+use tantivy::query::Weight;
+use tantivy::{DateTime, DocId, Searcher, SegmentReader};
+
+/// What a shard found for each aggregation, in the request's order.
+#[derive(Debug, Default)]
+pub struct ShardAggs(pub(crate) Vec<Part>);
+
+/// A terms bucket's key, as the field's type has it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Key {
+    Str(String),
+    Long(i64),
+    /// Unsigned longs, printed as themselves.
+    Unsigned(u64),
+    Double(f64),
+    Bool(bool),
+    /// Epoch millis of a date.
+    Date(i64),
+}
+
+#[derive(Debug)]
+pub(crate) enum Part {
+    /// The field is mapped nowhere on this shard.
+    Unmapped,
+    Terms(Vec<(Key, u64)>),
+    /// Bucket key (epoch millis) → doc count.
+    Histogram(BTreeMap<i64, u64>),
+    Metric(Stats),
+}
+
+/// Count, compensated sum, min and max of a field's values.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stats {
+    pub count: u64,
+    pub sum: f64,
+    compensation: f64,
+    pub min: f64,
+    pub max: f64,
+    pub date: bool,
+}
+
+impl Stats {
+    fn new(date: bool) -> Stats {
+        Stats {
+            count: 0,
+            sum: 0.0,
+            compensation: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            date,
+        }
+    }
+
+    /// Kahan summation, as OpenSearch's `CompensatedSum` adds.
+    pub(crate) fn add(&mut self, v: f64) {
+        self.count += 1;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+        if !v.is_finite() {
+            self.sum += v;
+            return;
+        }
+        let corrected = v - self.compensation;
+        let t = self.sum + corrected;
+        self.compensation = (t - self.sum) - corrected;
+        self.sum = t;
+    }
+
+    pub(crate) fn merge(&mut self, o: &Stats) {
+        self.count += o.count;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        let corrected = o.sum - self.compensation;
+        let t = self.sum + corrected;
+        self.compensation = (t - self.sum) - corrected;
+        self.sum = t;
+    }
+}
+
+/// How a numeric column's values read back.
+#[derive(Clone, Copy, PartialEq)]
+enum Num {
+    Long,
+    Unsigned,
+    Double,
+    Bool,
+    Date,
+}
+
+impl Num {
+    fn of(ty: FieldType) -> Option<Num> {
+        use FieldType::*;
+        Some(match ty {
+            Long | Integer | Short | Byte => Num::Long,
+            UnsignedLong => Num::Unsigned,
+            Double | Float | HalfFloat | ScaledFloat => Num::Double,
+            Boolean => Num::Bool,
+            Date => Num::Date,
+            _ => return None,
+        })
+    }
+
+    fn column_type(self) -> ColumnType {
+        match self {
+            Num::Long => ColumnType::I64,
+            Num::Unsigned => ColumnType::U64,
+            Num::Double => ColumnType::F64,
+            Num::Bool => ColumnType::Bool,
+            Num::Date => ColumnType::DateTime,
+        }
+    }
+
+    fn key(self, raw: u64) -> Key {
+        match self {
+            Num::Long => Key::Long(tantivy::u64_to_i64(raw)),
+            Num::Unsigned => Key::Unsigned(raw),
+            Num::Double => Key::Double(tantivy::u64_to_f64(raw)),
+            Num::Bool => Key::Bool(raw != 0),
+            Num::Date => Key::Date(millis(raw)),
+        }
+    }
+
+    fn value(self, raw: u64) -> f64 {
+        match self {
+            Num::Long => tantivy::u64_to_i64(raw) as f64,
+            Num::Unsigned => raw as f64,
+            Num::Double => tantivy::u64_to_f64(raw),
+            Num::Bool => raw as f64,
+            Num::Date => millis(raw) as f64,
+        }
+    }
+}
+
+fn millis(raw: u64) -> i64 {
+    DateTime::from_timestamp_nanos(tantivy::u64_to_i64(raw)).into_timestamp_millis()
+}
+
+/// What an aggregation reads from its field, once per shard.
+enum Source {
+    Unmapped,
+    Keyword,
+    Number(Num),
+}
+
+fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Source)> {
+    let field = match kind {
+        AggKind::Terms { field, .. }
+        | AggKind::DateHistogram { field, .. }
+        | AggKind::Metric { field, .. } => field,
+    };
+    let Some(fm) = mapping.field(field) else {
+        return Ok((field.clone(), Source::Unmapped));
+    };
+    let refused = || {
+        Error::illegal_argument(format!(
+            "Field [{field}] of type [{}] is not supported for aggregation [{agg}]",
+            fm.ty.name()
+        ))
+    };
+    let source = match (kind, fm.ty) {
+        (_, FieldType::Text) => return Err(Error::text_fielddata(field)),
+        (AggKind::Terms { .. }, FieldType::Keyword) => Source::Keyword,
+        // Values of any type count.
+        (
+            AggKind::Metric {
+                metric: Metric::ValueCount,
+                ..
+            },
+            FieldType::Keyword | FieldType::Ip,
+        ) => Source::Keyword,
+        (_, FieldType::Keyword | FieldType::Ip) => return Err(refused()),
+        (_, ty) => Source::Number(Num::of(ty).ok_or_else(refused)?),
+    };
+    Ok((field.clone(), source))
+}
+
+/// Counts one shard's matches of `weight` (its alive docs) into each aggregation.
+pub fn collect(
+    aggs: &Aggs,
+    searcher: &Searcher,
+    weight: &dyn Weight,
+    mapping: &Mapping,
+) -> Result<ShardAggs> {
+    let sources = aggs
+        .0
+        .iter()
+        .map(|a| source(type_name(&a.kind), &a.kind, mapping))
+        .collect::<Result<Vec<_>>>()?;
+    let mut parts: Vec<Part> = aggs
+        .0
+        .iter()
+        .zip(&sources)
+        .map(|(a, (_, s))| match (s, &a.kind) {
+            (Source::Unmapped, _) => Part::Unmapped,
+            (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
+            (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
+            (Source::Number(n), AggKind::Metric { .. }) => {
+                Part::Metric(Stats::new(*n == Num::Date))
+            }
+            (Source::Keyword, AggKind::Metric { .. }) => Part::Metric(Stats::new(false)),
+        })
+        .collect();
+    // Terms are merged by key over the segments.
+    let mut terms: Vec<FxHashMap<KeyBits, (Key, u64)>> =
+        aggs.0.iter().map(|_| FxHashMap::default()).collect();
+    for reader in searcher.segment_readers() {
+        let mut segment = Vec::with_capacity(parts.len());
+        for (field, s) in &sources {
+            segment.push(open(reader, field, s)?);
+        }
+        let alive = reader.alive_bitset();
+        let mut ord_counts: Vec<Vec<u64>> = segment
+            .iter()
+            .map(|c| match c {
+                Open::Keyword(col) => vec![0; col.num_terms()],
+                _ => Vec::new(),
+            })
+            .collect();
+        // A doc's distinct values: Lucene's sorted-set doc values hold a keyword once, and the
+        // numeric aggregators skip a repeated value.
+        let mut seen: Vec<u64> = Vec::new();
+        let mut visit = |doc: DocId| {
+            for (i, col) in segment.iter().enumerate() {
+                match (col, &mut parts[i]) {
+                    (Open::Keyword(c), Part::Metric(s)) => {
+                        distinct(&mut seen, c.ords().values_for_doc(doc));
+                        s.count += seen.len() as u64;
+                    }
+                    (Open::Keyword(c), _) => {
+                        distinct(&mut seen, c.ords().values_for_doc(doc));
+                        for &ord in &seen {
+                            ord_counts[i][ord as usize] += 1;
+                        }
+                    }
+                    (Open::Number(c, n), Part::Terms(_)) => {
+                        distinct(&mut seen, c.values_for_doc(doc));
+                        for &raw in &seen {
+                            let key = n.key(raw);
+                            let e = terms[i].entry(bits(&key)).or_insert((key, 0));
+                            e.1 += 1;
+                        }
+                    }
+                    (Open::Number(c, n), Part::Histogram(h)) => {
+                        let AggKind::DateHistogram { interval, .. } = &aggs.0[i].kind else {
+                            continue;
+                        };
+                        // A doc counts once per bucket its values fall in.
+                        let buckets = c
+                            .values_for_doc(doc)
+                            .map(|raw| tantivy::i64_to_u64(round(n.value(raw) as i64, *interval)));
+                        distinct(&mut seen, buckets);
+                        for &key in &seen {
+                            *h.entry(tantivy::u64_to_i64(key)).or_insert(0) += 1;
+                        }
+                    }
+                    (Open::Number(c, n), Part::Metric(s)) => {
+                        for raw in c.values_for_doc(doc) {
+                            s.add(n.value(raw));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        };
+        weight.for_each_no_score(reader, &mut |docs: &[DocId]| {
+            for &doc in docs {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    visit(doc);
+                }
+            }
+        })?;
+        for (i, col) in segment.iter().enumerate() {
+            if let (Open::Keyword(c), Part::Terms(_)) = (col, &parts[i]) {
+                let mut s = String::new();
+                for (ord, &n) in ord_counts[i].iter().enumerate() {
+                    if n == 0 {
+                        continue;
+                    }
+                    s.clear();
+                    c.ord_to_str(ord as u64, &mut s)?;
+                    let key = Key::Str(s.clone());
+                    let e = terms[i].entry(bits(&key)).or_insert((key, 0));
+                    e.1 += n;
+                }
+            }
+        }
+    }
+    for (i, map) in terms.into_iter().enumerate() {
+        if let Part::Terms(list) = &mut parts[i] {
+            *list = map.into_values().collect();
+        }
+    }
+    Ok(ShardAggs(parts))
+}
+
+/// `values`, sorted and each once, into `out`.
+fn distinct(out: &mut Vec<u64>, values: impl Iterator<Item = u64>) {
+    out.clear();
+    out.extend(values);
+    out.sort_unstable();
+    out.dedup();
+}
+
+pub(crate) fn type_name(kind: &AggKind) -> &'static str {
+    match kind {
+        AggKind::Terms { .. } => "terms",
+        AggKind::DateHistogram { .. } => "date_histogram",
+        AggKind::Metric { metric, .. } => metric.name(),
+    }
+}
+
+enum Open {
+    Absent,
+    Keyword(StrColumn),
+    Number(Column<u64>, Num),
+}
+
+fn open(reader: &SegmentReader, field: &str, s: &Source) -> Result<Open> {
+    Ok(match s {
+        Source::Unmapped => Open::Absent,
+        Source::Keyword => match open_columns::keyword(reader, field)? {
+            Some(c) => Open::Keyword(c),
+            None => Open::Absent,
+        },
+        Source::Number(n) => match open_columns::numeric(reader, field, &[n.column_type()])? {
+            Some((c, _)) => Open::Number(c, *n),
+            None => Open::Absent,
+        },
+    })
+}
+
+/// A hashable identity of a key (doubles by their bits).
+#[derive(Hash, PartialEq, Eq)]
+pub(crate) enum KeyBits {
+    Str(String),
+    Num(u8, u64),
+}
+
+pub(crate) fn bits(k: &Key) -> KeyBits {
+    match k {
+        Key::Str(s) => KeyBits::Str(s.clone()),
+        Key::Long(v) => KeyBits::Num(0, *v as u64),
+        Key::Unsigned(v) => KeyBits::Num(1, *v),
+        Key::Double(v) => KeyBits::Num(2, v.to_bits()),
+        Key::Bool(v) => KeyBits::Num(3, u64::from(*v)),
+        Key::Date(v) => KeyBits::Num(4, *v as u64),
+    }
+}
+
+/// The start of the bucket holding `ms`, in UTC.
+pub(crate) fn round(ms: i64, interval: Interval) -> i64 {
+    use chrono::{Datelike, NaiveDate, TimeZone, Utc};
+    const MIN: i64 = 60_000;
+    const HOUR: i64 = 3_600_000;
+    const DAY: i64 = 86_400_000;
+    let floor = |unit: i64| ms.div_euclid(unit) * unit;
+    match interval {
+        Interval::Minute => floor(MIN),
+        Interval::Hour => floor(HOUR),
+        Interval::Day => floor(DAY),
+        Interval::Fixed(unit) => floor(unit),
+        // Weeks start on Monday; 1970-01-01 was a Thursday.
+        Interval::Week => (ms - 4 * DAY).div_euclid(7 * DAY) * 7 * DAY + 4 * DAY,
+        Interval::Month | Interval::Quarter | Interval::Year => {
+            let Some(dt) = Utc.timestamp_millis_opt(ms).single() else {
+                return ms;
+            };
+            let month = match interval {
+                Interval::Month => dt.month(),
+                Interval::Quarter => (dt.month() - 1) / 3 * 3 + 1,
+                _ => 1,
+            };
+            NaiveDate::from_ymd_opt(dt.year(), month, 1)
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+                .map_or(ms, |d| d.and_utc().timestamp_millis())
+        }
+    }
+}
+
+/// The start of the bucket after the one starting at `key`.
+pub(crate) fn next(key: i64, interval: Interval) -> i64 {
+    use chrono::{Months, TimeZone, Utc};
+    const DAY: i64 = 86_400_000;
+    let months = |n: u32| {
+        Utc.timestamp_millis_opt(key)
+            .single()
+            .and_then(|d| d.checked_add_months(Months::new(n)))
+            .map_or(i64::MAX, |d| d.timestamp_millis())
+    };
+    match interval {
+        Interval::Minute => key + 60_000,
+        Interval::Hour => key + 3_600_000,
+        Interval::Day => key + DAY,
+        Interval::Week => key + 7 * DAY,
+        Interval::Fixed(unit) => key + unit,
+        Interval::Month => months(1),
+        Interval::Quarter => months(3),
+        Interval::Year => months(12),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_to_calendar_units_in_utc() {
+        // 2001-01-03T10:47:00Z, a Wednesday.
+        let t = 978_518_820_000;
+        assert_eq!(round(t, Interval::Day), 978_480_000_000);
+        assert_eq!(round(t, Interval::Week), 978_307_200_000);
+        assert_eq!(round(t, Interval::Month), 978_307_200_000);
+        assert_eq!(round(t, Interval::Year), 978_307_200_000);
+        assert_eq!(next(978_307_200_000, Interval::Month), 980_985_600_000);
+        assert_eq!(round(-1, Interval::Day), -86_400_000);
+    }
+
+    #[test]
+    fn sums_as_compensated() {
+        let mut s = Stats::new(false);
+        for _ in 0..10 {
+            s.add(0.1);
+        }
+        // A plain sum gives 0.9999999999999999.
+        assert_eq!(s.sum, 1.0);
+        assert_eq!((s.count, s.min, s.max), (10, 0.1, 0.1));
+    }
+}

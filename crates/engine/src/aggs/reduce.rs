@@ -1,0 +1,231 @@
+//! The shards' parts merged into OpenSearch's `aggregations` object: terms as the coordinating
+//! node reduces them (each shard's top `shard_size`, summed, the error bound and the other
+//! docs' count from what the shards left out), histograms with their empty buckets between the
+//! first and the last, metrics from their merged count, sum, min and max.
+
+use super::collect::{bits, next, type_name, Key, Part, ShardAggs, Stats};
+use super::request::{AggKind, Aggs, Metric};
+use crate::index::date_format::format_iso_millis;
+use rustc_hash::FxHashMap;
+use serde_json::{json, Map, Value};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// The `aggregations` object of the response; `typed_keys` prefixes each name with its type.
+pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
+    let mut out: Vec<(String, (String, Value))> = Vec::new();
+    let count = shards.len();
+    let mut columns: Vec<Vec<Part>> = aggs.0.iter().map(|_| Vec::new()).collect();
+    for s in shards {
+        for (i, part) in s.0.into_iter().enumerate() {
+            if let Some(c) = columns.get_mut(i) {
+                c.push(part);
+            }
+        }
+    }
+    for (agg, parts) in aggs.0.iter().zip(columns) {
+        let (prefix, body) = match &agg.kind {
+            AggKind::Terms {
+                size,
+                shard_size,
+                min_doc_count,
+                ..
+            } => terms(parts, *size, *shard_size, *min_doc_count, count),
+            AggKind::DateHistogram {
+                interval,
+                min_doc_count,
+                ..
+            } => {
+                let mut merged: BTreeMap<i64, u64> = BTreeMap::new();
+                for p in parts {
+                    if let Part::Histogram(h) = p {
+                        for (k, n) in h {
+                            *merged.entry(k).or_insert(0) += n;
+                        }
+                    }
+                }
+                // With a minimum of 0, the empty buckets between the first and the last too.
+                let mut keys: Vec<i64> = merged.keys().copied().collect();
+                if let (0, Some(&first), Some(&last)) = (*min_doc_count, keys.first(), keys.last())
+                {
+                    keys.clear();
+                    let mut k = first;
+                    while k <= last {
+                        keys.push(k);
+                        let after = next(k, *interval);
+                        if after <= k {
+                            break;
+                        }
+                        k = after;
+                    }
+                }
+                let buckets: Vec<Value> = keys
+                    .into_iter()
+                    .map(|k| (k, merged.get(&k).copied().unwrap_or(0)))
+                    .filter(|(_, n)| *n >= *min_doc_count)
+                    .map(|(k, n)| {
+                        json!({
+                            "key_as_string": format_iso_millis(k),
+                            "key": k,
+                            "doc_count": n,
+                        })
+                    })
+                    .collect();
+                ("date_histogram", json!({ "buckets": buckets }))
+            }
+            AggKind::Metric { metric, .. } => {
+                let mut s: Option<Stats> = None;
+                for p in parts {
+                    if let Part::Metric(m) = p {
+                        match &mut s {
+                            Some(t) => t.merge(&m),
+                            None => s = Some(m),
+                        }
+                    }
+                }
+                (type_name(&agg.kind), metric_body(*metric, s))
+            }
+        };
+        let name = if typed_keys {
+            format!("{prefix}#{}", agg.name)
+        } else {
+            agg.name.clone()
+        };
+        out.push((agg.name.clone(), (name, body)));
+    }
+    // OpenSearch keeps the aggregations by name in a Java `HashMap`.
+    crate::util::java_hash::hash_order(&mut out);
+    Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
+}
+
+/// OpenSearch's terms order: count descending, then key ascending.
+fn order(a: &(Key, u64), b: &(Key, u64)) -> Ordering {
+    b.1.cmp(&a.1).then_with(|| match (&a.0, &b.0) {
+        (Key::Str(x), Key::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Key::Long(x), Key::Long(y)) | (Key::Date(x), Key::Date(y)) => x.cmp(y),
+        (Key::Unsigned(x), Key::Unsigned(y)) => x.cmp(y),
+        (Key::Double(x), Key::Double(y)) => x.total_cmp(y),
+        (Key::Bool(x), Key::Bool(y)) => x.cmp(y),
+        _ => Ordering::Equal,
+    })
+}
+
+fn terms(
+    parts: Vec<Part>,
+    size: usize,
+    shard_size: Option<usize>,
+    min_doc_count: u64,
+    shards: usize,
+) -> (&'static str, Value) {
+    // `BucketUtils.suggestShardSideQueueSize`: one shard returns what is asked.
+    let shard_size = shard_size
+        .unwrap_or(if shards == 1 {
+            size
+        } else {
+            size + size / 2 + 10
+        })
+        .max(size);
+    let mut prefix = "sterms";
+    let mut merged: FxHashMap<super::collect::KeyBits, (Key, u64)> = FxHashMap::default();
+    let (mut other, mut error) = (0u64, 0u64);
+    for p in parts {
+        let Part::Terms(mut list) = p else { continue };
+        list.sort_by(order);
+        if let Some((k, _)) = list.first() {
+            prefix = match k {
+                Key::Str(_) => "sterms",
+                Key::Double(_) => "dterms",
+                _ => "lterms",
+            };
+        }
+        if list.len() > shard_size {
+            // One shard's top buckets are exact.
+            if shards > 1 {
+                error += list[shard_size - 1].1;
+            }
+            other += list[shard_size..].iter().map(|(_, n)| n).sum::<u64>();
+            list.truncate(shard_size);
+        }
+        for (k, n) in list {
+            merged.entry(bits(&k)).or_insert((k, 0)).1 += n;
+        }
+    }
+    let mut list: Vec<(Key, u64)> = merged.into_values().collect();
+    list.sort_by(order);
+    list.retain(|(_, n)| *n >= min_doc_count.max(1));
+    if list.len() > size {
+        other += list[size..].iter().map(|(_, n)| n).sum::<u64>();
+        list.truncate(size);
+    }
+    let buckets: Vec<Value> = list
+        .into_iter()
+        .map(|(k, n)| match k {
+            Key::Str(s) => json!({ "key": s, "doc_count": n }),
+            Key::Long(v) => json!({ "key": v, "doc_count": n }),
+            Key::Unsigned(v) => json!({ "key": v, "doc_count": n }),
+            Key::Double(v) => json!({ "key": v, "doc_count": n }),
+            Key::Bool(b) => {
+                json!({ "key": u8::from(b), "key_as_string": b.to_string(), "doc_count": n })
+            }
+            Key::Date(ms) => {
+                json!({ "key": ms, "key_as_string": format_iso_millis(ms), "doc_count": n })
+            }
+        })
+        .collect();
+    (
+        prefix,
+        json!({
+            "doc_count_error_upper_bound": error,
+            "sum_other_doc_count": other,
+            "buckets": buckets,
+        }),
+    )
+}
+
+fn metric_body(metric: Metric, s: Option<Stats>) -> Value {
+    let s = s.filter(|s| s.count > 0);
+    let date = s.is_some_and(|s| s.date);
+    let num = |v: f64| Value::from(v);
+    let min = s.map(|s| s.min);
+    let max = s.map(|s| s.max);
+    let avg = s.map(|s| s.sum / s.count as f64);
+    let sum = s.map_or(0.0, |s| s.sum);
+    let count = s.map_or(0, |s| s.count);
+    let opt = |v: Option<f64>| v.map_or(Value::Null, num);
+    let as_string = |v: f64| Value::from(format_iso_millis(v as i64));
+    let mut m = Map::new();
+    match metric {
+        Metric::Stats => {
+            m.insert("count".into(), Value::from(count));
+            m.insert("min".into(), opt(min));
+            m.insert("max".into(), opt(max));
+            m.insert("avg".into(), opt(avg));
+            m.insert("sum".into(), num(sum));
+            if date {
+                for (k, v) in [("min", min), ("max", max), ("avg", avg), ("sum", Some(sum))] {
+                    if let Some(v) = v {
+                        m.insert(format!("{k}_as_string"), as_string(v));
+                    }
+                }
+            }
+        }
+        Metric::ValueCount => {
+            m.insert("value".into(), Value::from(count));
+        }
+        Metric::Sum => {
+            m.insert("value".into(), num(sum));
+        }
+        Metric::Min | Metric::Max | Metric::Avg => {
+            let v = match metric {
+                Metric::Min => min,
+                Metric::Max => max,
+                _ => avg,
+            };
+            m.insert("value".into(), opt(v));
+            if let (true, Some(v)) = (date, v) {
+                m.insert("value_as_string".into(), as_string(v));
+            }
+        }
+    }
+    Value::Object(m)
+}

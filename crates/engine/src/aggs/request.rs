@@ -1,0 +1,458 @@
+//! A search body's `aggs` (or `aggregations`), read as OpenSearch's `AggregatorFactories` and
+//! the aggregation builders' object parsers read them, with their messages.
+
+use crate::dsl::json::{Node, J};
+use crate::dsl::{parsing, x_content};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The aggregations of a request, in the order written (the response keeps it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggs(pub Vec<Agg>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agg {
+    pub name: String,
+    pub kind: AggKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AggKind {
+    Terms {
+        field: String,
+        size: usize,
+        shard_size: Option<usize>,
+        min_doc_count: u64,
+    },
+    DateHistogram {
+        field: String,
+        interval: Interval,
+        min_doc_count: u64,
+    },
+    Metric {
+        field: String,
+        metric: Metric,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Metric {
+    Stats,
+    Min,
+    Max,
+    Avg,
+    Sum,
+    ValueCount,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Stats => "stats",
+            Metric::Min => "min",
+            Metric::Max => "max",
+            Metric::Avg => "avg",
+            Metric::Sum => "sum",
+            Metric::ValueCount => "value_count",
+        }
+    }
+}
+
+/// A date histogram's rounding: a calendar unit, or a fixed span in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Interval {
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+    Fixed(i64),
+}
+
+/// Aggregation types OpenSearch knows that Quarry does not run yet: refused by name.
+const NOT_YET: &[&str] = &[
+    "histogram",
+    "range",
+    "date_range",
+    "ip_range",
+    "filter",
+    "filters",
+    "global",
+    "missing",
+    "nested",
+    "reverse_nested",
+    "composite",
+    "significant_terms",
+    "significant_text",
+    "rare_terms",
+    "multi_terms",
+    "auto_date_histogram",
+    "variable_width_histogram",
+    "sampler",
+    "diversified_sampler",
+    "adjacency_matrix",
+    "geohash_grid",
+    "geotile_grid",
+    "geo_distance",
+    "cardinality",
+    "extended_stats",
+    "percentiles",
+    "percentile_ranks",
+    "median_absolute_deviation",
+    "top_hits",
+    "scripted_metric",
+    "weighted_avg",
+    "geo_bounds",
+    "geo_centroid",
+    "matrix_stats",
+    "avg_bucket",
+    "sum_bucket",
+    "min_bucket",
+    "max_bucket",
+    "stats_bucket",
+    "extended_stats_bucket",
+    "percentiles_bucket",
+    "derivative",
+    "cumulative_sum",
+    "moving_avg",
+    "moving_fn",
+    "serial_diff",
+    "bucket_script",
+    "bucket_selector",
+    "bucket_sort",
+];
+
+pub fn parse(node: &Node) -> Result<Aggs> {
+    let Some(entries) = node.as_obj() else {
+        return Err(parsing(
+            format!("Unexpected token {} in [aggs].", node.token()),
+            node.pos,
+        ));
+    };
+    let mut out = Vec::new();
+    for (name, name_pos, def) in entries {
+        if name.contains(['[', ']', '>']) {
+            return Err(parsing(
+                format!("Invalid aggregation name [{name}]. Aggregation names can contain any character except '[', ']', and '>'"),
+                *name_pos,
+            ));
+        }
+        let Some(fields) = def.as_obj() else {
+            return Err(parsing(
+                format!(
+                    "Aggregation definition for [{name} starts with a [{}], expected a [START_OBJECT].",
+                    def.token()
+                ),
+                def.pos,
+            ));
+        };
+        let mut kind: Option<(&str, AggKind)> = None;
+        for (key, _, body) in fields {
+            match key.as_str() {
+                "meta" => continue,
+                "aggs" | "aggregations" => {
+                    return Err(Error::illegal_argument(
+                        "sub-aggregations are not supported yet",
+                    ))
+                }
+                _ => {}
+            }
+            // OpenSearch's parser stands on the type's object when it refuses one.
+            if let Some((first, _)) = &kind {
+                return Err(parsing(
+                    format!(
+                        "Found two aggregation type definitions in [{name}]: [{first}] and [{key}]"
+                    ),
+                    body.pos,
+                ));
+            }
+            let parsed = match key.as_str() {
+                "terms" => terms(name, body)?,
+                "date_histogram" => date_histogram(body)?,
+                "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
+                    let metric = match key.as_str() {
+                        "stats" => Metric::Stats,
+                        "min" => Metric::Min,
+                        "max" => Metric::Max,
+                        "avg" => Metric::Avg,
+                        "sum" => Metric::Sum,
+                        _ => Metric::ValueCount,
+                    };
+                    AggKind::Metric {
+                        field: field_only(key, body)?,
+                        metric,
+                    }
+                }
+                other if NOT_YET.contains(&other) => {
+                    return Err(Error::illegal_argument(format!(
+                        "[{other}] aggregations are not supported yet"
+                    )))
+                }
+                other => {
+                    return Err(
+                        parsing(format!("Unknown aggregation type [{other}]"), body.pos).caused_by(
+                            Error::new(
+                                ErrorKind::NamedObjectNotFound,
+                                format!("{} unknown field [{other}]", body.pos),
+                            ),
+                        ),
+                    )
+                }
+            };
+            kind = Some((key.as_str(), parsed));
+        }
+        let Some((_, kind)) = kind else {
+            return Err(parsing(
+                format!("Missing definition for aggregation [{name}]"),
+                def.end,
+            ));
+        };
+        out.push(Agg {
+            name: name.clone(),
+            kind,
+        });
+    }
+    Ok(Aggs(out))
+}
+
+fn object<'a>(agg: &str, body: &'a Node) -> Result<&'a [(String, crate::dsl::json::Pos, Node)]> {
+    body.as_obj().ok_or_else(|| {
+        parsing(
+            format!("[{agg}] expected an object, got [{}]", body.token()),
+            body.pos,
+        )
+    })
+}
+
+fn required_field(field: Option<String>) -> Result<String> {
+    field.ok_or_else(|| {
+        Error::illegal_argument("Required one of fields [field, script], but none were specified. ")
+    })
+}
+
+fn text(agg: &str, key: &str, v: &Node) -> Result<String> {
+    match &v.v {
+        J::Str(s) => Ok(s.clone()),
+        J::Num(_, raw) => Ok(raw.to_string()),
+        J::Bool(b) => Ok(b.to_string()),
+        _ => Err(x_content(
+            format!(
+                "[{agg}] {key} doesn't support values of type: {}",
+                v.token()
+            ),
+            v.pos,
+        )),
+    }
+}
+
+fn count(agg: &str, key: &str, v: &Node) -> Result<i64> {
+    crate::dsl::int(agg, key, v).map_err(|e| {
+        x_content(format!("[{agg}] failed to parse field [{key}]"), v.pos).caused_by(e)
+    })
+}
+
+fn field_only(agg: &str, body: &Node) -> Result<String> {
+    let mut field = None;
+    for (key, key_pos, v) in object(agg, body)? {
+        match key.as_str() {
+            "field" => field = Some(text(agg, key, v)?),
+            _ => {
+                return Err(x_content(
+                    format!("[{agg}] unknown field [{key}]"),
+                    *key_pos,
+                ))
+            }
+        }
+    }
+    required_field(field)
+}
+
+fn terms(name: &str, body: &Node) -> Result<AggKind> {
+    let mut field = None;
+    let mut size = 10;
+    let mut shard_size = None;
+    let mut min_doc_count = 1;
+    for (key, key_pos, v) in object("terms", body)? {
+        match key.as_str() {
+            "field" => field = Some(text("terms", key, v)?),
+            "size" | "shard_size" | "min_doc_count" => {
+                let n = count("terms", key, v)?;
+                let floor = if key == "min_doc_count" { 0 } else { 1 };
+                if n < floor {
+                    let what = if floor == 0 {
+                        "must be greater than or equal to 0"
+                    } else {
+                        "must be greater than 0"
+                    };
+                    return Err(
+                        x_content(format!("[terms] failed to parse field [{key}]"), v.pos)
+                            .caused_by(Error::illegal_argument(format!(
+                                "[{key}] {what}. Found [{n}] in [{name}]"
+                            ))),
+                    );
+                }
+                match key.as_str() {
+                    "size" => size = n as usize,
+                    "shard_size" => shard_size = Some(n as usize),
+                    _ => min_doc_count = n as u64,
+                }
+            }
+            _ => {
+                return Err(x_content(
+                    format!("[terms] unknown field [{key}]"),
+                    *key_pos,
+                ))
+            }
+        }
+    }
+    Ok(AggKind::Terms {
+        field: required_field(field)?,
+        size,
+        shard_size,
+        min_doc_count,
+    })
+}
+
+fn date_histogram(body: &Node) -> Result<AggKind> {
+    let mut field = None;
+    let mut interval = None;
+    let mut min_doc_count = 0;
+    for (key, key_pos, v) in object("date_histogram", body)? {
+        match key.as_str() {
+            "field" => field = Some(text("date_histogram", key, v)?),
+            "calendar_interval" => {
+                let t = text("date_histogram", key, v)?;
+                interval = Some(calendar(&t).ok_or_else(|| {
+                    x_content(
+                        format!("[date_histogram] failed to parse field [{key}]"),
+                        v.pos,
+                    )
+                    .caused_by(Error::illegal_argument(format!(
+                        "The supplied interval [{t}] could not be parsed as a calendar interval."
+                    )))
+                })?);
+            }
+            "fixed_interval" => {
+                let t = text("date_histogram", key, v)?;
+                interval = Some(Interval::Fixed(fixed(&t).ok_or_else(|| {
+                    x_content(
+                        format!("[date_histogram] failed to parse field [{key}]"),
+                        v.pos,
+                    )
+                    .caused_by(Error::illegal_argument(format!(
+                        "failed to parse setting [date_histogram.fixedInterval] with value [{t}] as a time value: unit is missing or unrecognized"
+                    )))
+                })?));
+            }
+            "min_doc_count" => {
+                let n = count("date_histogram", key, v)?;
+                if n < 0 {
+                    return Err(x_content(
+                        format!("[date_histogram] failed to parse field [{key}]"),
+                        v.pos,
+                    )
+                    .caused_by(Error::illegal_argument(format!(
+                        "[minDocCount] must be greater than or equal to 0. Found [{n}] in [date_histogram]"
+                    ))));
+                }
+                min_doc_count = n as u64;
+            }
+            _ => {
+                return Err(x_content(
+                    format!("[date_histogram] unknown field [{key}]"),
+                    *key_pos,
+                ))
+            }
+        }
+    }
+    let field = required_field(field)?;
+    let interval = interval.ok_or_else(|| {
+        Error::illegal_argument("Invalid interval specified, must be non-null and non-empty")
+    })?;
+    Ok(AggKind::DateHistogram {
+        field,
+        interval,
+        min_doc_count,
+    })
+}
+
+/// `DateHistogramAggregationBuilder.DATE_FIELD_UNITS`: the calendar units by name.
+fn calendar(t: &str) -> Option<Interval> {
+    Some(match t {
+        "1m" | "minute" => Interval::Minute,
+        "1h" | "hour" => Interval::Hour,
+        "1d" | "day" => Interval::Day,
+        "1w" | "week" => Interval::Week,
+        "1M" | "month" => Interval::Month,
+        "1q" | "quarter" => Interval::Quarter,
+        "1y" | "year" => Interval::Year,
+        _ => return None,
+    })
+}
+
+/// A fixed interval as a time value: a whole number and a unit up to days.
+fn fixed(t: &str) -> Option<i64> {
+    let split = t.find(|c: char| !c.is_ascii_digit())?;
+    let (n, unit) = t.split_at(split);
+    let n: i64 = n.parse().ok()?;
+    let ms = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    (n > 0).then_some(n * ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aggs(s: &str) -> Result<Aggs> {
+        parse(&crate::dsl::json::parse(s.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn reads_the_supported_types() {
+        let a = aggs(r#"{"o":{"terms":{"field":"k","size":3}},"d":{"date_histogram":{"field":"t","calendar_interval":"day"}},"s":{"stats":{"field":"n"}}}"#).unwrap();
+        assert_eq!(a.0.len(), 3);
+        assert_eq!(
+            a.0[0].kind,
+            AggKind::Terms {
+                field: "k".into(),
+                size: 3,
+                shard_size: None,
+                min_doc_count: 1
+            }
+        );
+        assert!(matches!(
+            a.0[1].kind,
+            AggKind::DateHistogram {
+                interval: Interval::Day,
+                ..
+            }
+        ));
+        assert_eq!(fixed("90m"), Some(5_400_000));
+    }
+
+    #[test]
+    fn refuses_as_opensearch_does() {
+        let e = aggs(r#"{"a":{"bogus":{}}}"#).unwrap_err();
+        assert_eq!(e.reason, "Unknown aggregation type [bogus]");
+        let e = aggs(r#"{"a":{"terms":{"field":"k"},"avg":{"field":"n"}}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "Found two aggregation type definitions in [a]: [terms] and [avg]"
+        );
+        let e = aggs(r#"{"a":{"terms":{}}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "Required one of fields [field, script], but none were specified. "
+        );
+        let e = aggs(r#"{"a":{"histogram":{"field":"n"}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[histogram] aggregations are not supported yet");
+    }
+}
