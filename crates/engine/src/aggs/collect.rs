@@ -230,14 +230,36 @@ pub fn collect(
         // A doc's distinct values: Lucene's sorted-set doc values hold a keyword once, and the
         // numeric aggregators skip a repeated value.
         let mut seen: Vec<u64> = Vec::new();
+        // Single-valued columns (the common case) skip the distinct values' sort.
+        let single: Vec<bool> = segment
+            .iter()
+            .map(|c| match c {
+                Open::Keyword(c) => !c.ords().get_cardinality().is_multivalue(),
+                Open::Number(c, _) => !c.get_cardinality().is_multivalue(),
+                Open::Absent => true,
+            })
+            .collect();
+        // A histogram's current bucket and the docs counted into it since it began: matches
+        // come in doc order, which is mostly time order, so most docs only add to the run.
+        let mut runs: Vec<Run> = segment.iter().map(|_| Run::default()).collect();
         let mut visit = |doc: DocId| {
             for (i, col) in segment.iter().enumerate() {
                 match (col, &mut parts[i]) {
                     (Open::Keyword(c), Part::Metric(s)) => {
-                        distinct(&mut seen, c.ords().values_for_doc(doc));
-                        s.count += seen.len() as u64;
+                        if single[i] {
+                            s.count += u64::from(c.ords().first(doc).is_some());
+                        } else {
+                            distinct(&mut seen, c.ords().values_for_doc(doc));
+                            s.count += seen.len() as u64;
+                        }
                     }
                     (Open::Keyword(c), _) => {
+                        if single[i] {
+                            if let Some(ord) = c.ords().first(doc) {
+                                ord_counts[i][ord as usize] += 1;
+                            }
+                            continue;
+                        }
                         distinct(&mut seen, c.ords().values_for_doc(doc));
                         for &ord in &seen {
                             ord_counts[i][ord as usize] += 1;
@@ -255,6 +277,12 @@ pub fn collect(
                         let AggKind::DateHistogram { interval, .. } = &aggs.0[i].kind else {
                             continue;
                         };
+                        if single[i] {
+                            if let Some(raw) = c.first(doc) {
+                                runs[i].add(n.value(raw) as i64, *interval, h);
+                            }
+                            continue;
+                        }
                         // A doc counts once per bucket its values fall in.
                         let buckets = c
                             .values_for_doc(doc)
@@ -265,6 +293,12 @@ pub fn collect(
                         }
                     }
                     (Open::Number(c, n), Part::Metric(s)) => {
+                        if single[i] {
+                            if let Some(raw) = c.first(doc) {
+                                s.add(n.value(raw));
+                            }
+                            continue;
+                        }
                         for raw in c.values_for_doc(doc) {
                             s.add(n.value(raw));
                         }
@@ -280,19 +314,28 @@ pub fn collect(
                 }
             }
         })?;
+        for (run, part) in runs.iter_mut().zip(parts.iter_mut()) {
+            if let Part::Histogram(h) = part {
+                run.flush(h);
+            }
+        }
         for (i, col) in segment.iter().enumerate() {
             if let (Open::Keyword(c), Part::Terms(_)) = (col, &parts[i]) {
-                let mut s = String::new();
-                for (ord, &n) in ord_counts[i].iter().enumerate() {
-                    if n == 0 {
-                        continue;
-                    }
-                    s.clear();
-                    c.ord_to_str(ord as u64, &mut s)?;
-                    let key = Key::Str(s.clone());
-                    let e = terms[i].entry(bits(&key)).or_insert((key, 0));
-                    e.1 += n;
-                }
+                // Named in one sorted walk of the dictionary (a lookup per ordinal seeks a
+                // block each time).
+                let counts = &ord_counts[i];
+                let used = counts.iter().enumerate().filter(|(_, n)| **n > 0);
+                let mut counted = used.clone().map(|(_, n)| *n);
+                let map = &mut terms[i];
+                c.dictionary().sorted_ords_to_term_cb(
+                    used.map(|(ord, _)| ord as u64),
+                    |bytes| {
+                        let n = counted.next().unwrap_or(0);
+                        let key = Key::Str(String::from_utf8_lossy(bytes).into_owned());
+                        map.entry(bits(&key)).or_insert((key, 0)).1 += n;
+                        Ok(())
+                    },
+                )?;
             }
         }
     }
@@ -302,6 +345,32 @@ pub fn collect(
         }
     }
     Ok(ShardAggs(parts))
+}
+
+/// A histogram bucket being counted: `[lo, hi)` holds the values of bucket `lo`.
+#[derive(Default)]
+struct Run {
+    lo: i64,
+    hi: i64,
+    count: u64,
+}
+
+impl Run {
+    fn add(&mut self, ms: i64, interval: Interval, h: &mut BTreeMap<i64, u64>) {
+        if self.count == 0 || ms < self.lo || ms >= self.hi {
+            self.flush(h);
+            self.lo = round(ms, interval);
+            self.hi = next(self.lo, interval);
+        }
+        self.count += 1;
+    }
+
+    fn flush(&mut self, h: &mut BTreeMap<i64, u64>) {
+        if self.count > 0 {
+            *h.entry(self.lo).or_insert(0) += self.count;
+            self.count = 0;
+        }
+    }
 }
 
 /// `values`, sorted and each once, into `out`.
