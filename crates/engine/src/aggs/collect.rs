@@ -13,7 +13,7 @@ use tantivy::query::Weight;
 use tantivy::{DateTime, DocId, Searcher, SegmentReader};
 
 /// What a shard found for each aggregation, in the request's order.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ShardAggs(pub(crate) Vec<Part>);
 
 /// A terms bucket's key, as the field's type has it.
@@ -29,7 +29,7 @@ pub(crate) enum Key {
     Date(i64),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum Part {
     /// The field is mapped nowhere on this shard.
     Unmapped,

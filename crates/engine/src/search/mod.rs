@@ -12,6 +12,7 @@ mod id_ords;
 pub(crate) mod open_columns;
 pub mod raw_source;
 pub mod request;
+mod request_cache;
 mod shard_order;
 pub mod sort;
 mod stored_hit;
@@ -416,6 +417,20 @@ fn query_shard(
     }
     let meta = t.service.meta();
     let mut q = shard_query(req, t)?;
+    let cache_key = if plan.window == 0 {
+        request_cache::key(req, t, req.request_cache)
+    } else {
+        None
+    };
+    if let Some(hit) = cache_key.as_deref().and_then(request_cache::get) {
+        return Ok(ShardOutcome {
+            count: hit.count,
+            terminated_early: hit.terminated_early,
+            max_score: None,
+            candidates: Vec::new(),
+            aggs: hit.aggs.clone(),
+        });
+    }
     let mut out = ShardOutcome {
         count: 0,
         terminated_early: false,
@@ -469,6 +484,18 @@ fn query_shard(
                     n
                 }
             };
+        }
+        if let Some(key) = cache_key {
+            if !plan.deadline.is_some_and(timeout::Deadline::was_hit) {
+                request_cache::put(
+                    key,
+                    request_cache::Cached {
+                        count: out.count,
+                        terminated_early: out.terminated_early,
+                        aggs: out.aggs.clone(),
+                    },
+                );
+            }
         }
         return Ok(out);
     }

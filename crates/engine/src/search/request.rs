@@ -71,6 +71,8 @@ pub struct SearchRequest {
     pub aggs: Option<std::sync::Arc<crate::aggs::Aggs>>,
     /// `typed_keys`: aggregation names prefixed with their types.
     pub typed_keys: bool,
+    /// `request_cache`, when given.
+    pub request_cache: Option<bool>,
 }
 
 /// A `docvalue_fields` / `fields` entry: a field name (or pattern) and an optional format.
@@ -356,6 +358,10 @@ impl SearchRequest {
             suggest_only: false,
             aggs: None,
             typed_keys: p.bool("typed_keys", false)?,
+            request_cache: match p.str("request_cache") {
+                Some(_) => Some(p.bool("request_cache", false)?),
+                None => None,
+            },
         };
         let mut source_given = false;
         let mut stored: Option<Vec<String>> = None;

@@ -1,0 +1,77 @@
+//! OpenSearch's shard request cache, for searches without hits (`size: 0`, its default): a
+//! shard's count and aggregations kept per point-in-time reader, so the same request against an
+//! unchanged shard is answered without running again. The key holds the reader's segments and
+//! their deletes: a refresh or a merge makes the old entries unreachable, and they go when the cache, past its
+//! size, starts over. Not cached, as OpenSearch does not cache them: requests with
+//! `request_cache=false`, scrolls, results a timeout cut short, and queries whose answer depends
+//! on when they run (`now` in date math) or on chance (`random_score`).
+
+use super::request::SearchRequest;
+use super::ShardTarget;
+use crate::aggs::ShardAggs;
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, OnceLock};
+
+/// What a shard answered: its count, whether `terminate_after` cut it, its aggregations.
+#[derive(Debug, Clone)]
+pub(crate) struct Cached {
+    pub count: u64,
+    pub terminated_early: bool,
+    pub aggs: Option<ShardAggs>,
+}
+
+/// Entries kept before the cache starts over.
+const MAX_ENTRIES: usize = 1024;
+
+type Entries = Mutex<FxHashMap<String, Arc<Cached>>>;
+
+fn entries() -> &'static Entries {
+    static ENTRIES: OnceLock<Entries> = OnceLock::new();
+    ENTRIES.get_or_init(Default::default)
+}
+
+/// The request's key on this shard's reader, or `None` when its answer may not be cached.
+pub(crate) fn key(
+    req: &SearchRequest,
+    t: &ShardTarget,
+    cache_param: Option<bool>,
+) -> Option<String> {
+    if req.scroll || cache_param == Some(false) {
+        return None;
+    }
+    // Everything a shard's count and aggregations depend on.
+    let what = format!(
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+        req.query,
+        req.post_filter,
+        req.min_score,
+        req.terminate_after,
+        req.track_total_hits,
+        req.aggs
+    );
+    if what.contains("now") || what.contains("RandomScore") {
+        return None;
+    }
+    let meta = t.service.meta();
+    // The reader's segments and their deletes (its generation id restarts with each reader a
+    // shard opens).
+    Some(format!(
+        "{}|{}|{:?}|{what}",
+        meta.settings.uuid(),
+        t.shard,
+        t.searcher.generation().segments()
+    ))
+}
+
+pub(crate) fn get(key: &str) -> Option<Arc<Cached>> {
+    entries().lock().get(key).cloned()
+}
+
+pub(crate) fn put(key: String, value: Cached) {
+    let mut e = entries().lock();
+    if e.len() >= MAX_ENTRIES {
+        e.clear();
+    }
+    e.insert(key, Arc::new(value));
+}
