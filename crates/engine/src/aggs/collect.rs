@@ -6,9 +6,10 @@ use super::request::{AggKind, Aggs, Interval, Metric};
 use crate::error::{Error, Result};
 use crate::index::mapping::{FieldType, Mapping};
 use crate::search::open_columns;
+use crate::search::top_k::{column_type, num_type, NumType};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
-use tantivy::columnar::{Column, ColumnType, StrColumn};
+use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DateTime, DocId, Searcher, SegmentReader};
 
@@ -88,57 +89,25 @@ impl Stats {
     }
 }
 
-/// How a numeric column's values read back.
-#[derive(Clone, Copy, PartialEq)]
-enum Num {
-    Long,
-    Unsigned,
-    Double,
-    Bool,
-    Date,
+/// A bucket key of a raw column value.
+fn key(ty: NumType, raw: u64) -> Key {
+    match ty {
+        NumType::I64 => Key::Long(tantivy::u64_to_i64(raw)),
+        NumType::U64 => Key::Unsigned(raw),
+        NumType::F64 => Key::Double(tantivy::u64_to_f64(raw)),
+        NumType::Bool => Key::Bool(raw != 0),
+        NumType::Date => Key::Date(millis(raw)),
+    }
 }
 
-impl Num {
-    fn of(ty: FieldType) -> Option<Num> {
-        use FieldType::*;
-        Some(match ty {
-            Long | Integer | Short | Byte => Num::Long,
-            UnsignedLong => Num::Unsigned,
-            Double | Float | HalfFloat | ScaledFloat => Num::Double,
-            Boolean => Num::Bool,
-            Date => Num::Date,
-            _ => return None,
-        })
-    }
-
-    fn column_type(self) -> ColumnType {
-        match self {
-            Num::Long => ColumnType::I64,
-            Num::Unsigned => ColumnType::U64,
-            Num::Double => ColumnType::F64,
-            Num::Bool => ColumnType::Bool,
-            Num::Date => ColumnType::DateTime,
-        }
-    }
-
-    fn key(self, raw: u64) -> Key {
-        match self {
-            Num::Long => Key::Long(tantivy::u64_to_i64(raw)),
-            Num::Unsigned => Key::Unsigned(raw),
-            Num::Double => Key::Double(tantivy::u64_to_f64(raw)),
-            Num::Bool => Key::Bool(raw != 0),
-            Num::Date => Key::Date(millis(raw)),
-        }
-    }
-
-    fn value(self, raw: u64) -> f64 {
-        match self {
-            Num::Long => tantivy::u64_to_i64(raw) as f64,
-            Num::Unsigned => raw as f64,
-            Num::Double => tantivy::u64_to_f64(raw),
-            Num::Bool => raw as f64,
-            Num::Date => millis(raw) as f64,
-        }
+/// A raw column value as the double metrics add up (dates as epoch millis).
+fn value(ty: NumType, raw: u64) -> f64 {
+    match ty {
+        NumType::I64 => tantivy::u64_to_i64(raw) as f64,
+        NumType::U64 => raw as f64,
+        NumType::F64 => tantivy::u64_to_f64(raw),
+        NumType::Bool => raw as f64,
+        NumType::Date => millis(raw) as f64,
     }
 }
 
@@ -150,7 +119,7 @@ fn millis(raw: u64) -> i64 {
 enum Source {
     Unmapped,
     Keyword,
-    Number(Num),
+    Number(NumType),
 }
 
 fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Source)> {
@@ -180,7 +149,7 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
             FieldType::Keyword | FieldType::Ip,
         ) => Source::Keyword,
         (_, FieldType::Keyword | FieldType::Ip) => return Err(refused()),
-        (_, ty) => Source::Number(Num::of(ty).ok_or_else(refused)?),
+        (_, ty) => Source::Number(num_type(ty).ok_or_else(refused)?),
     };
     Ok((field.clone(), source))
 }
@@ -206,7 +175,7 @@ pub fn collect(
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
             (Source::Number(n), AggKind::Metric { .. }) => {
-                Part::Metric(Stats::new(*n == Num::Date))
+                Part::Metric(Stats::new(*n == NumType::Date))
             }
             (Source::Keyword, AggKind::Metric { .. }) => Part::Metric(Stats::new(false)),
         })
@@ -268,7 +237,7 @@ pub fn collect(
                     (Open::Number(c, n), Part::Terms(_)) => {
                         distinct(&mut seen, c.values_for_doc(doc));
                         for &raw in &seen {
-                            let key = n.key(raw);
+                            let key = key(*n, raw);
                             let e = terms[i].entry(bits(&key)).or_insert((key, 0));
                             e.1 += 1;
                         }
@@ -279,14 +248,14 @@ pub fn collect(
                         };
                         if single[i] {
                             if let Some(raw) = c.first(doc) {
-                                runs[i].add(n.value(raw) as i64, *interval, h);
+                                runs[i].add(value(*n, raw) as i64, *interval, h);
                             }
                             continue;
                         }
                         // A doc counts once per bucket its values fall in.
-                        let buckets = c
-                            .values_for_doc(doc)
-                            .map(|raw| tantivy::i64_to_u64(round(n.value(raw) as i64, *interval)));
+                        let buckets = c.values_for_doc(doc).map(|raw| {
+                            tantivy::i64_to_u64(round(value(*n, raw) as i64, *interval))
+                        });
                         distinct(&mut seen, buckets);
                         for &key in &seen {
                             *h.entry(tantivy::u64_to_i64(key)).or_insert(0) += 1;
@@ -295,12 +264,12 @@ pub fn collect(
                     (Open::Number(c, n), Part::Metric(s)) => {
                         if single[i] {
                             if let Some(raw) = c.first(doc) {
-                                s.add(n.value(raw));
+                                s.add(value(*n, raw));
                             }
                             continue;
                         }
                         for raw in c.values_for_doc(doc) {
-                            s.add(n.value(raw));
+                            s.add(value(*n, raw));
                         }
                     }
                     _ => {}
@@ -392,7 +361,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
 enum Open {
     Absent,
     Keyword(StrColumn),
-    Number(Column<u64>, Num),
+    Number(Column<u64>, NumType),
 }
 
 fn open(reader: &SegmentReader, field: &str, s: &Source) -> Result<Open> {
@@ -402,7 +371,7 @@ fn open(reader: &SegmentReader, field: &str, s: &Source) -> Result<Open> {
             Some(c) => Open::Keyword(c),
             None => Open::Absent,
         },
-        Source::Number(n) => match open_columns::numeric(reader, field, &[n.column_type()])? {
+        Source::Number(n) => match open_columns::numeric(reader, field, &[column_type(*n)])? {
             Some((c, _)) => Open::Number(c, *n),
             None => Open::Absent,
         },

@@ -19,7 +19,7 @@ mod stored_hit;
 pub mod suggest;
 pub(crate) mod term_strings;
 mod timeout;
-mod top_k;
+pub(crate) mod top_k;
 
 pub(crate) use top_k::Cursor;
 

@@ -129,9 +129,9 @@ pub(super) struct ShardTop {
     pub max_score: Option<f32>,
 }
 
-/// The typed column a field sorts on, and how a doc's values become one.
-#[derive(Clone, Copy)]
-enum NumType {
+/// The typed column a field sorts (or aggregates) on, and how a doc's values become one.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum NumType {
     I64,
     U64,
     F64,
@@ -202,7 +202,7 @@ enum LevelKind {
     Absent,
 }
 
-fn num_type(ty: FieldType) -> Option<NumType> {
+pub(crate) fn num_type(ty: FieldType) -> Option<NumType> {
     use FieldType::*;
     Some(match ty {
         Long | Integer | Short | Byte => NumType::I64,
@@ -214,7 +214,7 @@ fn num_type(ty: FieldType) -> Option<NumType> {
     })
 }
 
-fn column_type(t: NumType) -> ColumnType {
+pub(crate) fn column_type(t: NumType) -> ColumnType {
     match t {
         NumType::I64 => ColumnType::I64,
         NumType::U64 => ColumnType::U64,
