@@ -117,9 +117,14 @@ pub fn all_shards_failed(e: Error, t: &ShardTarget) -> Error {
 /// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
 /// aggregations see the difference yet), `min_score` around both, held to the score after the
 /// index's `boost`.
-fn request_query(req: &SearchRequest, cx: &Context, boost: f32) -> Result<query::Q> {
+fn request_query(
+    req: &SearchRequest,
+    cx: &Context,
+    boost: f32,
+    post_filter: bool,
+) -> Result<query::Q> {
     let mut q = query::build(&req.query, cx)?;
-    if let Some(pf) = &req.post_filter {
+    if let Some(pf) = req.post_filter.as_ref().filter(|_| post_filter) {
         let filter = query::build(pf, cx)?;
         let mut b = tantivy::query::BooleanQuery::new(vec![
             (tantivy::query::Occur::Must, q),
@@ -256,9 +261,6 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
     Ok(())
 }
 
-/// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
-/// query, in OpenSearch's order: the query is built first (parseSource), then `search_after` and
-/// the result window (preProcess) are checked.
 /// A shard's part of the aggregations: over the query's matches, before any post filter (a
 /// minimum score still applies, as OpenSearch's collector holds every other one).
 fn shard_aggs(
@@ -269,11 +271,7 @@ fn shard_aggs(
 ) -> Result<crate::aggs::ShardAggs> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
-    let unfiltered = SearchRequest {
-        post_filter: None,
-        ..req.clone()
-    };
-    let q = request_query(&unfiltered, &cx, t.boost)?;
+    let q = request_query(req, &cx, t.boost, false)?;
     let scoring = if req.min_score.is_some() {
         tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
     } else {
@@ -289,11 +287,14 @@ fn shard_aggs(
     crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping)
 }
 
+/// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
+/// query, in OpenSearch's order: the query is built first (parseSource), then `search_after` and
+/// the result window (preProcess) are checked.
 fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
     crate::query::function_score::set_shard(t.shard);
-    let q = request_query(req, &cx, t.boost)?;
+    let q = request_query(req, &cx, t.boost, true)?;
     check_search_after(req)?;
     let max_window = meta.settings.max_result_window as usize;
     let window = req.from + req.size;
