@@ -44,6 +44,7 @@ pub enum ErrorKind {
     RoutingMissing,
     NotXContent,
     ActionRequestValidation,
+    AggregationInitialization,
     Settings,
     IndexClosed,
     AliasesNotFound,
@@ -99,6 +100,7 @@ impl ErrorKind {
             RoutingMissing => ("routing_missing_exception", 400),
             NotXContent => ("not_x_content_exception", 400),
             ActionRequestValidation => ("action_request_validation_exception", 400),
+            AggregationInitialization => ("aggregation_initialization_exception", 500),
             Settings => ("settings_exception", 400),
             IndexClosed => ("index_closed_exception", 400),
             AliasesNotFound => ("aliases_not_found_exception", 404),
@@ -152,6 +154,9 @@ impl ErrorKind {
             RoutingMissing => "org.opensearch.action.RoutingMissingException",
             NotXContent => "org.opensearch.core.compress.NotXContentException",
             ActionRequestValidation => "org.opensearch.action.ActionRequestValidationException",
+            AggregationInitialization => {
+                "org.opensearch.search.aggregations.AggregationInitializationException"
+            }
             Settings => "org.opensearch.common.settings.SettingsException",
             IndexClosed => "org.opensearch.indices.IndexClosedException",
             AliasesNotFound => "org.opensearch.rest.action.admin.indices.AliasesNotFoundException",

@@ -30,13 +30,17 @@ pub(crate) enum Key {
     Date(i64),
 }
 
+/// A terms bucket: its key, doc count and the metrics under the aggregation.
+pub(crate) type Bucket = (Key, u64, Vec<Stats>);
+
 #[derive(Debug, Clone)]
 pub(crate) enum Part {
     /// The field is mapped nowhere on this shard.
     Unmapped,
-    Terms(Vec<(Key, u64)>),
-    /// Bucket key (epoch millis) → doc count.
-    Histogram(BTreeMap<i64, u64>),
+    /// Buckets: key, doc count, the metrics under the aggregation.
+    Terms(Vec<Bucket>),
+    /// Bucket key (epoch millis) → doc count and metrics.
+    Histogram(BTreeMap<i64, (u64, Vec<Stats>)>),
     Metric(Stats),
 }
 
@@ -154,6 +158,31 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
     Ok((field.clone(), source))
 }
 
+/// Empty metrics for each of `subs`, as a bucket starts.
+fn fresh(subs: &[(String, Source)]) -> Vec<Stats> {
+    subs.iter()
+        .map(|(_, s)| Stats::new(matches!(s, Source::Number(NumType::Date))))
+        .collect()
+}
+
+/// Adds a doc's values to its bucket's metrics.
+fn add_subs(doc: DocId, subs: &[Open], stats: &mut [Stats], seen: &mut Vec<u64>) {
+    for (col, s) in subs.iter().zip(stats.iter_mut()) {
+        match col {
+            Open::Keyword(c) => {
+                distinct(seen, c.ords().values_for_doc(doc));
+                s.count += seen.len() as u64;
+            }
+            Open::Number(c, n) => {
+                for raw in c.values_for_doc(doc) {
+                    s.add(value(*n, raw));
+                }
+            }
+            Open::Absent => {}
+        }
+    }
+}
+
 /// Counts one shard's matches of `weight` (its alive docs) into each aggregation.
 pub fn collect(
     aggs: &Aggs,
@@ -165,6 +194,16 @@ pub fn collect(
         .0
         .iter()
         .map(|a| source(type_name(&a.kind), &a.kind, mapping))
+        .collect::<Result<Vec<_>>>()?;
+    let sub_sources = aggs
+        .0
+        .iter()
+        .map(|a| {
+            a.subs
+                .iter()
+                .map(|s| source(type_name(&s.kind), &s.kind, mapping))
+                .collect::<Result<Vec<_>>>()
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut parts: Vec<Part> = aggs
         .0
@@ -181,12 +220,18 @@ pub fn collect(
         })
         .collect();
     // Terms are merged by key over the segments.
-    let mut terms: Vec<FxHashMap<KeyBits, (Key, u64)>> =
+    let mut terms: Vec<FxHashMap<KeyBits, Bucket>> =
         aggs.0.iter().map(|_| FxHashMap::default()).collect();
     for reader in searcher.segment_readers() {
         let mut segment = Vec::with_capacity(parts.len());
-        for (field, s) in &sources {
+        let mut subs = Vec::with_capacity(parts.len());
+        for ((field, s), sub) in sources.iter().zip(&sub_sources) {
             segment.push(open(reader, field, s)?);
+            subs.push(
+                sub.iter()
+                    .map(|(f, s)| open(reader, f, s))
+                    .collect::<Result<Vec<_>>>()?,
+            );
         }
         let alive = reader.alive_bitset();
         let mut ord_counts: Vec<Vec<u64>> = segment
@@ -196,9 +241,19 @@ pub fn collect(
                 _ => Vec::new(),
             })
             .collect();
+        // Each keyword bucket's metrics, by ordinal (only where there are metrics).
+        let mut ord_stats: Vec<Vec<Vec<Stats>>> = segment
+            .iter()
+            .zip(&sub_sources)
+            .map(|(c, sub)| match c {
+                Open::Keyword(col) if !sub.is_empty() => vec![fresh(sub); col.num_terms()],
+                _ => Vec::new(),
+            })
+            .collect();
         // A doc's distinct values: Lucene's sorted-set doc values hold a keyword once, and the
         // numeric aggregators skip a repeated value.
         let mut seen: Vec<u64> = Vec::new();
+        let mut sub_seen: Vec<u64> = Vec::new();
         // Single-valued columns (the common case) skip the distinct values' sort.
         let single: Vec<bool> = segment
             .iter()
@@ -213,6 +268,7 @@ pub fn collect(
         let mut runs: Vec<Run> = segment.iter().map(|_| Run::default()).collect();
         let mut visit = |doc: DocId| {
             for (i, col) in segment.iter().enumerate() {
+                let metrics = !subs[i].is_empty();
                 match (col, &mut parts[i]) {
                     (Open::Keyword(c), Part::Metric(s)) => {
                         if single[i] {
@@ -223,7 +279,7 @@ pub fn collect(
                         }
                     }
                     (Open::Keyword(c), _) => {
-                        if single[i] {
+                        if single[i] && !metrics {
                             if let Some(ord) = c.ords().first(doc) {
                                 ord_counts[i][ord as usize] += 1;
                             }
@@ -232,21 +288,28 @@ pub fn collect(
                         distinct(&mut seen, c.ords().values_for_doc(doc));
                         for &ord in &seen {
                             ord_counts[i][ord as usize] += 1;
+                            if metrics {
+                                let stats = &mut ord_stats[i][ord as usize];
+                                add_subs(doc, &subs[i], stats, &mut sub_seen);
+                            }
                         }
                     }
                     (Open::Number(c, n), Part::Terms(_)) => {
                         distinct(&mut seen, c.values_for_doc(doc));
                         for &raw in &seen {
                             let key = key(*n, raw);
-                            let e = terms[i].entry(bits(&key)).or_insert((key, 0));
+                            let e = terms[i]
+                                .entry(bits(&key))
+                                .or_insert_with(|| (key, 0, fresh(&sub_sources[i])));
                             e.1 += 1;
+                            add_subs(doc, &subs[i], &mut e.2, &mut sub_seen);
                         }
                     }
                     (Open::Number(c, n), Part::Histogram(h)) => {
                         let AggKind::DateHistogram { interval, .. } = &aggs.0[i].kind else {
                             continue;
                         };
-                        if single[i] {
+                        if single[i] && !metrics {
                             if let Some(raw) = c.first(doc) {
                                 runs[i].add(value(*n, raw) as i64, *interval, h);
                             }
@@ -258,7 +321,11 @@ pub fn collect(
                         });
                         distinct(&mut seen, buckets);
                         for &key in &seen {
-                            *h.entry(tantivy::u64_to_i64(key)).or_insert(0) += 1;
+                            let e = h
+                                .entry(tantivy::u64_to_i64(key))
+                                .or_insert_with(|| (0, fresh(&sub_sources[i])));
+                            e.0 += 1;
+                            add_subs(doc, &subs[i], &mut e.1, &mut sub_seen);
                         }
                     }
                     (Open::Number(c, n), Part::Metric(s)) => {
@@ -294,14 +361,24 @@ pub fn collect(
                 // block each time).
                 let counts = &ord_counts[i];
                 let used = counts.iter().enumerate().filter(|(_, n)| **n > 0);
-                let mut counted = used.clone().map(|(_, n)| *n);
+                let mut counted = used.clone().map(|(ord, n)| (ord, *n));
                 let map = &mut terms[i];
+                let stats = &mut ord_stats[i];
+                let sub = &sub_sources[i];
                 c.dictionary().sorted_ords_to_term_cb(
                     used.map(|(ord, _)| ord as u64),
                     |bytes| {
-                        let n = counted.next().unwrap_or(0);
+                        let (ord, n) = counted.next().unwrap_or((0, 0));
                         let key = Key::Str(String::from_utf8_lossy(bytes).into_owned());
-                        map.entry(bits(&key)).or_insert((key, 0)).1 += n;
+                        let e = map
+                            .entry(bits(&key))
+                            .or_insert_with(|| (key, 0, fresh(sub)));
+                        e.1 += n;
+                        if let Some(s) = stats.get(ord) {
+                            for (into, from) in e.2.iter_mut().zip(s) {
+                                into.merge(from);
+                            }
+                        }
                         Ok(())
                     },
                 )?;
@@ -325,7 +402,7 @@ struct Run {
 }
 
 impl Run {
-    fn add(&mut self, ms: i64, interval: Interval, h: &mut BTreeMap<i64, u64>) {
+    fn add(&mut self, ms: i64, interval: Interval, h: &mut BTreeMap<i64, (u64, Vec<Stats>)>) {
         if self.count == 0 || ms < self.lo || ms >= self.hi {
             self.flush(h);
             self.lo = round(ms, interval);
@@ -334,9 +411,9 @@ impl Run {
         self.count += 1;
     }
 
-    fn flush(&mut self, h: &mut BTreeMap<i64, u64>) {
+    fn flush(&mut self, h: &mut BTreeMap<i64, (u64, Vec<Stats>)>) {
         if self.count > 0 {
-            *h.entry(self.lo).or_insert(0) += self.count;
+            h.entry(self.lo).or_insert_with(|| (0, Vec::new())).0 += self.count;
             self.count = 0;
         }
     }

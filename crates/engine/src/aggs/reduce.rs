@@ -3,7 +3,7 @@
 //! docs' count from what the shards left out), histograms with their empty buckets between the
 //! first and the last, metrics from their merged count, sum, min and max.
 
-use super::collect::{bits, next, type_name, Key, Part, ShardAggs, Stats};
+use super::collect::{bits, next, type_name, Bucket, Key, Part, ShardAggs, Stats};
 use super::request::{AggKind, Aggs, Metric};
 use crate::index::date_format::format_iso_millis;
 use rustc_hash::FxHashMap;
@@ -30,17 +30,25 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 shard_size,
                 min_doc_count,
                 ..
-            } => terms(parts, *size, *shard_size, *min_doc_count, count),
+            } => terms(
+                agg,
+                parts,
+                (*size, *shard_size, *min_doc_count),
+                count,
+                typed_keys,
+            ),
             AggKind::DateHistogram {
                 interval,
                 min_doc_count,
                 ..
             } => {
-                let mut merged: BTreeMap<i64, u64> = BTreeMap::new();
+                let mut merged: BTreeMap<i64, (u64, Vec<Stats>)> = BTreeMap::new();
                 for p in parts {
                     if let Part::Histogram(h) = p {
-                        for (k, n) in h {
-                            *merged.entry(k).or_insert(0) += n;
+                        for (k, (n, stats)) in h {
+                            let e = merged.entry(k).or_insert_with(|| (0, Vec::new()));
+                            e.0 += n;
+                            merge_stats(&mut e.1, stats);
                         }
                     }
                 }
@@ -59,16 +67,18 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                         k = after;
                     }
                 }
+                let empty = (0, Vec::new());
                 let buckets: Vec<Value> = keys
                     .into_iter()
-                    .map(|k| (k, merged.get(&k).copied().unwrap_or(0)))
-                    .filter(|(_, n)| *n >= *min_doc_count)
-                    .map(|(k, n)| {
-                        json!({
-                            "key_as_string": format_iso_millis(k),
-                            "key": k,
-                            "doc_count": n,
-                        })
+                    .map(|k| (k, merged.get(&k).unwrap_or(&empty)))
+                    .filter(|(_, (n, _))| *n >= *min_doc_count)
+                    .map(|(k, (n, stats))| {
+                        let mut b = Map::new();
+                        b.insert("key_as_string".into(), Value::from(format_iso_millis(k)));
+                        b.insert("key".into(), Value::from(k));
+                        b.insert("doc_count".into(), Value::from(*n));
+                        bucket_metrics(&mut b, agg, stats, typed_keys);
+                        Value::Object(b)
                     })
                     .collect();
                 ("date_histogram", json!({ "buckets": buckets }))
@@ -86,20 +96,65 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 (type_name(&agg.kind), metric_body(*metric, s))
             }
         };
-        let name = if typed_keys {
-            format!("{prefix}#{}", agg.name)
-        } else {
-            agg.name.clone()
-        };
-        out.push((agg.name.clone(), (name, body)));
+        out.push((
+            agg.name.clone(),
+            (typed(prefix, &agg.name, typed_keys), body),
+        ));
     }
     // OpenSearch keeps the aggregations by name in a Java `HashMap`.
     crate::util::java_hash::hash_order(&mut out);
     Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
 }
 
+fn typed(prefix: &str, name: &str, typed_keys: bool) -> String {
+    if typed_keys {
+        format!("{prefix}#{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Adds a bucket's metrics from another part of the same bucket (a bucket a part never saw
+/// has none yet).
+fn merge_stats(into: &mut Vec<Stats>, from: Vec<Stats>) {
+    if into.is_empty() {
+        *into = from;
+        return;
+    }
+    for (a, b) in into.iter_mut().zip(&from) {
+        a.merge(b);
+    }
+}
+
+/// A bucket's metrics after its `doc_count`, named in Java `HashMap` order as the top level.
+fn bucket_metrics(
+    b: &mut Map<String, Value>,
+    agg: &super::request::Agg,
+    stats: &[Stats],
+    typed_keys: bool,
+) {
+    let mut subs: Vec<(String, (String, Value))> = Vec::new();
+    for (i, sub) in agg.subs.iter().enumerate() {
+        let AggKind::Metric { metric, .. } = &sub.kind else {
+            continue;
+        };
+        let s = stats.get(i).copied();
+        subs.push((
+            sub.name.clone(),
+            (
+                typed(type_name(&sub.kind), &sub.name, typed_keys),
+                metric_body(*metric, s),
+            ),
+        ));
+    }
+    crate::util::java_hash::hash_order(&mut subs);
+    for (_, (name, body)) in subs {
+        b.insert(name, body);
+    }
+}
+
 /// OpenSearch's terms order: count descending, then key ascending.
-fn order(a: &(Key, u64), b: &(Key, u64)) -> Ordering {
+fn order(a: &Bucket, b: &Bucket) -> Ordering {
     b.1.cmp(&a.1).then_with(|| match (&a.0, &b.0) {
         (Key::Str(x), Key::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Key::Long(x), Key::Long(y)) | (Key::Date(x), Key::Date(y)) => x.cmp(y),
@@ -111,11 +166,11 @@ fn order(a: &(Key, u64), b: &(Key, u64)) -> Ordering {
 }
 
 fn terms(
+    agg: &super::request::Agg,
     parts: Vec<Part>,
-    size: usize,
-    shard_size: Option<usize>,
-    min_doc_count: u64,
+    (size, shard_size, min_doc_count): (usize, Option<usize>, u64),
     shards: usize,
+    typed_keys: bool,
 ) -> (&'static str, Value) {
     // `BucketUtils.suggestShardSideQueueSize`: one shard returns what is asked.
     let shard_size = shard_size
@@ -126,12 +181,12 @@ fn terms(
         })
         .max(size);
     let mut prefix = "sterms";
-    let mut merged: FxHashMap<super::collect::KeyBits, (Key, u64)> = FxHashMap::default();
+    let mut merged: FxHashMap<super::collect::KeyBits, Bucket> = FxHashMap::default();
     let (mut other, mut error) = (0u64, 0u64);
     for p in parts {
         let Part::Terms(mut list) = p else { continue };
         list.sort_by(order);
-        if let Some((k, _)) = list.first() {
+        if let Some((k, _, _)) = list.first() {
             prefix = match k {
                 Key::Str(_) => "sterms",
                 Key::Double(_) => "dterms",
@@ -143,33 +198,43 @@ fn terms(
             if shards > 1 {
                 error += list[shard_size - 1].1;
             }
-            other += list[shard_size..].iter().map(|(_, n)| n).sum::<u64>();
+            other += list[shard_size..].iter().map(|(_, n, _)| n).sum::<u64>();
             list.truncate(shard_size);
         }
-        for (k, n) in list {
-            merged.entry(bits(&k)).or_insert((k, 0)).1 += n;
+        for (k, n, stats) in list {
+            let e = merged.entry(bits(&k)).or_insert_with(|| (k, 0, Vec::new()));
+            e.1 += n;
+            merge_stats(&mut e.2, stats);
         }
     }
-    let mut list: Vec<(Key, u64)> = merged.into_values().collect();
+    let mut list: Vec<Bucket> = merged.into_values().collect();
     list.sort_by(order);
-    list.retain(|(_, n)| *n >= min_doc_count.max(1));
+    list.retain(|(_, n, _)| *n >= min_doc_count.max(1));
     if list.len() > size {
-        other += list[size..].iter().map(|(_, n)| n).sum::<u64>();
+        other += list[size..].iter().map(|(_, n, _)| n).sum::<u64>();
         list.truncate(size);
     }
     let buckets: Vec<Value> = list
         .into_iter()
-        .map(|(k, n)| match k {
-            Key::Str(s) => json!({ "key": s, "doc_count": n }),
-            Key::Long(v) => json!({ "key": v, "doc_count": n }),
-            Key::Unsigned(v) => json!({ "key": v, "doc_count": n }),
-            Key::Double(v) => json!({ "key": v, "doc_count": n }),
-            Key::Bool(b) => {
-                json!({ "key": u8::from(b), "key_as_string": b.to_string(), "doc_count": n })
-            }
-            Key::Date(ms) => {
-                json!({ "key": ms, "key_as_string": format_iso_millis(ms), "doc_count": n })
-            }
+        .map(|(k, n, stats)| {
+            let mut b = Map::new();
+            match k {
+                Key::Str(s) => b.insert("key".into(), Value::from(s)),
+                Key::Long(v) => b.insert("key".into(), Value::from(v)),
+                Key::Unsigned(v) => b.insert("key".into(), Value::from(v)),
+                Key::Double(v) => b.insert("key".into(), Value::from(v)),
+                Key::Bool(v) => {
+                    b.insert("key".into(), Value::from(u8::from(v)));
+                    b.insert("key_as_string".into(), Value::from(v.to_string()))
+                }
+                Key::Date(ms) => {
+                    b.insert("key".into(), Value::from(ms));
+                    b.insert("key_as_string".into(), Value::from(format_iso_millis(ms)))
+                }
+            };
+            b.insert("doc_count".into(), Value::from(n));
+            bucket_metrics(&mut b, agg, &stats, typed_keys);
+            Value::Object(b)
         })
         .collect();
     (

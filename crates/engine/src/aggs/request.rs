@@ -13,6 +13,8 @@ pub struct Aggs(pub Vec<Agg>);
 pub struct Agg {
     pub name: String,
     pub kind: AggKind,
+    /// Metrics computed in each of a bucket aggregation's buckets.
+    pub subs: Vec<Agg>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -148,13 +150,13 @@ pub fn parse(node: &Node) -> Result<Aggs> {
             ));
         };
         let mut kind: Option<(&str, AggKind)> = None;
+        let mut subs = Vec::new();
         for (key, _, body) in fields {
             match key.as_str() {
                 "meta" => continue,
                 "aggs" | "aggregations" => {
-                    return Err(Error::illegal_argument(
-                        "sub-aggregations are not supported yet",
-                    ))
+                    subs = parse(body)?.0;
+                    continue;
                 }
                 _ => {}
             }
@@ -208,9 +210,28 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 def.end,
             ));
         };
+        let bucketing = !matches!(kind, AggKind::Metric { .. });
+        if !subs.is_empty() && !bucketing {
+            return Err(Error::new(
+                ErrorKind::AggregationInitialization,
+                format!(
+                    "Aggregator [{name}] of type [{}] cannot accept sub-aggregations",
+                    super::collect::type_name(&kind)
+                ),
+            ));
+        }
+        if subs
+            .iter()
+            .any(|s| !s.subs.is_empty() || !matches!(s.kind, AggKind::Metric { .. }))
+        {
+            return Err(Error::illegal_argument(
+                "sub-aggregations other than metrics are not supported yet",
+            ));
+        }
         out.push(Agg {
             name: name.clone(),
             kind,
+            subs,
         });
     }
     Ok(Aggs(out))
