@@ -146,6 +146,51 @@ fn request_query(
     Ok(q)
 }
 
+/// Whether Lucene's weight for `ast` counts a segment's matches without visiting them
+/// (`Weight.count`): a match_all; where nothing is deleted, a term query (a `term` on a keyword
+/// or text field, a `match` that analyses to one term) or an `exists`; any of them under
+/// `constant_score`, or alone in a boolean (which rewrites to it).
+fn counts_at_once(ast: &crate::dsl::Query, cx: &Context) -> bool {
+    use crate::dsl::Query as Ast;
+    use crate::index::mapping::FieldType;
+    let undeleted = || {
+        cx.searcher
+            .segment_readers()
+            .iter()
+            .all(|r| r.num_deleted_docs() == 0)
+    };
+    let terms_field = |f: &str| {
+        cx.mapping
+            .field(f)
+            .is_some_and(|f| matches!(f.ty, FieldType::Keyword | FieldType::Text))
+    };
+    match ast {
+        Ast::MatchAll { .. } => true,
+        Ast::Term {
+            field,
+            case_insensitive: false,
+            ..
+        } => terms_field(field) && undeleted(),
+        Ast::Match(m) => {
+            terms_field(&m.field)
+                && matches!(
+                    query::lucene_string::match_shape(cx, m),
+                    Ok(query::lucene_string::MatchShape::Term)
+                )
+                && undeleted()
+        }
+        Ast::Exists { field, .. } => cx.mapping.field(field).is_some() && undeleted(),
+        Ast::ConstantScore { filter, .. } => counts_at_once(filter, cx),
+        Ast::Bool(b) => match (b.must.as_slice(), b.filter.as_slice()) {
+            ([only], []) | ([], [only]) if b.should.is_empty() && b.must_not.is_empty() => {
+                b.minimum_should_match.is_none() && counts_at_once(only, cx)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// How many docs match, and a query for those among the first `limit` matches by `_seq_no`
 /// (`None` when no more than `limit` match: nothing is cut). The `timeout` holds here as in the
 /// collection proper (OpenSearch's early-terminating collector runs under the same time check).
@@ -262,7 +307,9 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
 }
 
 /// A shard's part of the aggregations: over the query's matches, before any post filter (a
-/// minimum score still applies, as OpenSearch's collector holds every other one).
+/// minimum score still applies, as OpenSearch's collector holds every other one), and without
+/// a post filter only the first `terminate_after` of them, as its early-terminating collector
+/// stops the aggregations' collection too.
 fn shard_aggs(
     req: &SearchRequest,
     aggs: &crate::aggs::Aggs,
@@ -271,7 +318,15 @@ fn shard_aggs(
 ) -> Result<crate::aggs::ShardAggs> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
-    let q = request_query(req, &cx, t.boost, false)?;
+    let mut q = request_query(req, &cx, t.boost, false)?;
+    if let (Some(limit), None) = (req.terminate_after, &req.post_filter) {
+        if let (_, Some(cut)) = terminate_after_cut(&t.searcher, &q, limit, deadline)? {
+            q = Box::new(tantivy::query::BooleanQuery::new(vec![
+                (tantivy::query::Occur::Must, q),
+                (tantivy::query::Occur::Must, cut),
+            ]));
+        }
+    }
     let scoring = if req.min_score.is_some() {
         tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
     } else {
@@ -448,7 +503,13 @@ fn query_shard(
         // cut on `_seq_no` at the last of them.
         let (n, cut) = terminate_after_cut(&t.searcher, &q, limit, plan.deadline)?;
         out.terminated_early = n > limit;
-        counted = Some(n.min(limit));
+        // Without hits to collect, OpenSearch's hit counter takes a segment's count from a
+        // weight that knows it at once (Lucene's `Weight.count`), past the limit.
+        let whole = plan.window == 0
+            && req.post_filter.is_none()
+            && req.min_score.is_none()
+            && counts_at_once(&req.query, &Context::of(&t.searcher, &meta));
+        counted = Some(if whole { n } else { n.min(limit) });
         if let Some(cut) = cut {
             q = Box::new(tantivy::query::BooleanQuery::new(vec![
                 (tantivy::query::Occur::Must, q),
