@@ -223,7 +223,14 @@ pub(crate) fn run(
         Some(list) => Some(suggestions(list, &targets, p.bool("typed_keys", false)?)?),
         None => None,
     };
-    let scroll_id = keep_alive.map(|k| super::scroll::open(req.clone(), targets, cursors, k));
+    // The scroll's later pages carry hits only: OpenSearch aggregates on the first.
+    let scroll_id = keep_alive.map(|k| {
+        let pages = SearchRequest {
+            aggs: None,
+            ..req.clone()
+        };
+        super::scroll::open(pages, targets, cursors, k)
+    });
     Ok(render_with(
         &req,
         result,
