@@ -17,6 +17,20 @@ use tantivy::{DateTime, DocId, Searcher, SegmentReader};
 #[derive(Debug, Default, Clone)]
 pub struct ShardAggs(pub(crate) Vec<Part>);
 
+impl ShardAggs {
+    /// How many buckets the parts hold (what keeping them costs).
+    pub fn buckets(&self) -> usize {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Terms(b) => b.len(),
+                Part::Histogram(h) => h.len(),
+                _ => 1,
+            })
+            .sum()
+    }
+}
+
 /// A terms bucket's key, as the field's type has it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Key {

@@ -1,10 +1,11 @@
 //! OpenSearch's shard request cache, for searches without hits (`size: 0`, its default): a
 //! shard's count and aggregations kept per point-in-time reader, so the same request against an
 //! unchanged shard is answered without running again. The key holds the reader's segments and
-//! their deletes: a refresh or a merge makes the old entries unreachable, and they go when the cache, past its
-//! size, starts over. Not cached, as OpenSearch does not cache them: requests with
-//! `request_cache=false`, scrolls, results a timeout cut short, and queries whose answer depends
-//! on when they run (`now` in date math) or on chance (`random_score`).
+//! their deletes: a refresh or a merge makes the old entries unreachable, and they go when the
+//! cache, past its size (counted in entries and aggregation buckets), starts over. An answer of
+//! more than 65,536 buckets is not kept. Not cached, as OpenSearch does not cache them: requests
+//! with `request_cache=false`, scrolls, results a timeout cut short, and queries whose answer
+//! depends on when they run (`now` in date math) or on chance (`random_score`).
 
 use super::request::SearchRequest;
 use super::ShardTarget;
@@ -21,10 +22,18 @@ pub(crate) struct Cached {
     pub aggs: Option<ShardAggs>,
 }
 
-/// Entries kept before the cache starts over.
-const MAX_ENTRIES: usize = 1024;
+/// What the entries may add up to (a unit per entry and per aggregation bucket) before the
+/// cache starts over; a larger answer is not kept.
+const MAX_UNITS: usize = 1 << 20;
+const MAX_ENTRY_UNITS: usize = 1 << 16;
 
-type Entries = Mutex<FxHashMap<String, Arc<Cached>>>;
+type Entries = Mutex<(FxHashMap<String, Arc<Cached>>, usize)>;
+
+impl Cached {
+    fn units(&self) -> usize {
+        1 + self.aggs.as_ref().map_or(0, ShardAggs::buckets)
+    }
+}
 
 fn entries() -> &'static Entries {
     static ENTRIES: OnceLock<Entries> = OnceLock::new();
@@ -65,13 +74,21 @@ pub(crate) fn key(
 }
 
 pub(crate) fn get(key: &str) -> Option<Arc<Cached>> {
-    entries().lock().get(key).cloned()
+    entries().lock().0.get(key).cloned()
 }
 
 pub(crate) fn put(key: String, value: Cached) {
-    let mut e = entries().lock();
-    if e.len() >= MAX_ENTRIES {
-        e.clear();
+    let units = value.units();
+    if units > MAX_ENTRY_UNITS {
+        return;
     }
-    e.insert(key, Arc::new(value));
+    let mut e = entries().lock();
+    if e.1 + units > MAX_UNITS {
+        e.0.clear();
+        e.1 = 0;
+    }
+    if let Some(old) = e.0.insert(key, Arc::new(value)) {
+        e.1 -= old.units();
+    }
+    e.1 += units;
 }
