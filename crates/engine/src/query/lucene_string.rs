@@ -169,11 +169,7 @@ fn rewritten(ast: &Ast, cx: &Context) -> Result<Option<Rendered>> {
             // A lone filter is a constant score of 0.
             if let [only] = b.filter.as_slice() {
                 let alone = b.must.is_empty() && b.should.is_empty() && b.must_not.is_empty();
-                let minimum = match &b.minimum_should_match {
-                    Some(spec) => spec.resolve(0)?,
-                    None => 0,
-                };
-                if alone && minimum == 0 {
+                if alone && should_minimum(b)? == 0 {
                     return Ok(Some(boosted((constant_score(only, cx)?, false), 0.0)));
                 }
             }
@@ -341,12 +337,17 @@ fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
         // OpenSearch gives a purely negative boolean a match_all filter.
         parts.push(("#", ("*:*".to_string(), false)));
     }
-    match parts.as_slice() {
-        [] => return render(&Ast::Bool(b.clone()), cx),
-        [("#", _)] if msm == 0 => return Ok(parts.remove(0).1),
-        [("", _)] if msm <= 1 => return Ok(parts.remove(0).1),
-        _ => {}
-    }
+    Ok(match parts.as_slice() {
+        [] => render(&Ast::Bool(b.clone()), cx)?,
+        [("#", _)] if msm == 0 => parts.remove(0).1,
+        [("", _)] if msm <= 1 => parts.remove(0).1,
+        _ => boolean_text(parts, msm),
+    })
+}
+
+/// Clauses as a Lucene boolean prints them: each after its occur's prefix (`#`, `-`, `+` or
+/// none), parenthesised if a boolean itself, and the minimum of optional ones after.
+fn boolean_text(parts: Vec<(&str, Rendered)>, minimum: usize) -> Rendered {
     let joined = parts
         .into_iter()
         .map(|(prefix, (s, boolean))| {
@@ -358,11 +359,11 @@ fn unscored_boolean(b: &dsl::BoolQuery, cx: &Context) -> Result<Rendered> {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    Ok(if msm > 0 && keep_should {
-        (format!("({joined})~{msm}"), true)
+    if minimum > 0 {
+        (format!("({joined})~{minimum}"), true)
     } else {
         (joined, true)
-    })
+    }
 }
 
 /// What a `match` on one field builds in Lucene's terms.
@@ -796,25 +797,18 @@ fn built_unscored(q: &dyn tantivy::query::Query, schema: &tantivy::schema::Schem
             return unscored(*only);
         }
     }
-    let parts: Vec<String> = kept
+    let parts = kept
         .iter()
         .map(|(occur, c)| {
-            let (text, boolean) = unscored(*c);
-            let text = if boolean { format!("({text})") } else { text };
             let prefix = match occur {
                 Occur::Must => "#",
                 Occur::MustNot => "-",
                 Occur::Should => "",
             };
-            format!("{prefix}{text}")
+            (prefix, unscored(*c))
         })
         .collect();
-    let joined = parts.join(" ");
-    if n > 0 {
-        (format!("({joined})~{n}"), true)
-    } else {
-        (joined, true)
-    }
+    boolean_text(parts, n)
 }
 
 /// A conjunction as Lucene prints it: every clause required.

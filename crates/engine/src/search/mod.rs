@@ -474,7 +474,7 @@ fn query_shard(
     let meta = t.service.meta();
     let mut q = shard_query(req, t)?;
     let cache_key = if plan.window == 0 {
-        request_cache::key(req, t, req.request_cache)
+        request_cache::key(req, t)
     } else {
         None
     };

@@ -41,12 +41,8 @@ fn entries() -> &'static Entries {
 }
 
 /// The request's key on this shard's reader, or `None` when its answer may not be cached.
-pub(crate) fn key(
-    req: &SearchRequest,
-    t: &ShardTarget,
-    cache_param: Option<bool>,
-) -> Option<String> {
-    if req.scroll || cache_param == Some(false) {
+pub(crate) fn key(req: &SearchRequest, t: &ShardTarget) -> Option<String> {
+    if req.scroll || req.request_cache == Some(false) {
         return None;
     }
     // Everything a shard's count and aggregations depend on.
