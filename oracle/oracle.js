@@ -49,6 +49,9 @@ function nodeSettings(dataDir) {
     'discovery.type': 'single-node',
     // A nearly full disk would otherwise flip indices to read-only and fail scenarios for no reason.
     'cluster.routing.allocation.disk.threshold_enabled': 'false',
+    // Recording compiles many inline templates; past the default 75 per 5 minutes OpenSearch
+    // answers 429 (Quarry compiles without such a limit).
+    'script.max_compilations_rate': '100000/1m',
   };
 }
 

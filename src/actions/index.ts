@@ -42,6 +42,12 @@ import { searchMulti } from './search/msearch';
 import { searchScroll, searchClearScroll } from './search/scroll';
 import { searchExplain } from './search/explain';
 import { searchValidateQuery } from './search/validate-query';
+import { templatesSearch } from './templates/search-template';
+import { templatesRender } from './templates/render-template';
+import { templatesMultiSearch } from './templates/msearch-template';
+import { templatesPutScript } from './templates/put-script';
+import { templatesGetScript } from './templates/get-script';
+import { templatesDeleteScript } from './templates/delete-script';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
@@ -86,6 +92,12 @@ export const ACTIONS: readonly ActionSpec[] = [
   searchCount,
   searchSearch,
   searchMulti,
+  templatesSearch,
+  templatesRender,
+  templatesMultiSearch,
+  templatesPutScript,
+  templatesGetScript,
+  templatesDeleteScript,
   searchScroll,
   searchClearScroll,
   searchExplain,

@@ -34,6 +34,8 @@ export interface Step {
   raw?: string;
   /** Variables for later steps: name → dotted path into this step's response body. */
   save?: Record<string, string>;
+  /** `{{…}}` in the request and expectation is sent and compared as written (mustache). */
+  verbatim?: boolean;
   expect?: Expectation;
 }
 
@@ -137,7 +139,7 @@ function validateExpectation(where: string, v: unknown): Expectation {
 
 function validateStep(where: string, v: unknown): Step {
   const o = asObject(where, v);
-  checkKeys(where, o, ['name', 'request', 'headers', 'body', 'ndjson', 'raw', 'save', 'expect']);
+  checkKeys(where, o, ['name', 'request', 'headers', 'body', 'ndjson', 'raw', 'save', 'verbatim', 'expect']);
   if (typeof o.request !== 'string') fail(where, 'request must be a string');
   try {
     parseRequestLine(o.request);
@@ -162,6 +164,10 @@ function validateStep(where: string, v: unknown): Step {
     step.raw = o.raw;
   }
   if (o.save !== undefined) step.save = asStringMap(`${where}.save`, o.save);
+  if (o.verbatim !== undefined) {
+    if (typeof o.verbatim !== 'boolean') fail(where, 'verbatim must be a boolean');
+    step.verbatim = o.verbatim;
+  }
   if (o.expect !== undefined && o.expect !== null) step.expect = validateExpectation(`${where}.expect`, o.expect);
   return step;
 }

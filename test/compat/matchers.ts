@@ -111,7 +111,11 @@ export function hasVars(s: string): boolean {
   return VAR.test(s);
 }
 
+/** The variables of a `verbatim` step: none, and its `{{…}}` (mustache) left as written. */
+export const VERBATIM: ReadonlyMap<string, string> = new Map();
+
 export function interpolate(s: string, vars: ReadonlyMap<string, string>): string {
+  if (vars === VERBATIM) return s;
   return s.replace(VAR, (_, name: string) => {
     const v = vars.get(name);
     if (v === undefined) throw new Error(`{{${name}}} is not saved by an earlier step`);

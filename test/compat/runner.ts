@@ -6,7 +6,7 @@
 import * as http from 'node:http';
 import { applyDifferences, differencesFor, gapFor, type Difference, type Gap } from './adjust';
 import { parseRequestLine, stepId, stepLabels, type Expectation, type Scenario, type ScenarioFile, type Step } from './format';
-import { Matcher, compare, hasVars, interpolate, interpolateDeep, isPlainObject, show } from './matchers';
+import { Matcher, VERBATIM, compare, hasVars, interpolate, interpolateDeep, isPlainObject, show } from './matchers';
 
 export type Engine = 'quarry' | 'opensearch';
 
@@ -175,15 +175,16 @@ export async function runScenario(file: ScenarioFile, scenario: Scenario, opts: 
       continue;
     }
     try {
-      const observed = await sendStep(opts.baseUrl, step, vars);
+      const stepVars = step.verbatim === true ? VERBATIM : vars;
+      const observed = await sendStep(opts.baseUrl, step, stepVars);
       result.observed = observed;
-      opts.onStep?.(i, observed, vars);
+      opts.onStep?.(i, observed, stepVars);
       if (!step.expect) {
         result.problems.push('no expectation yet: record it with --record');
       } else {
         const expected = differences.length > 0 ? applyDifferences(step.expect, differences) : step.expect;
         result.expected = expected;
-        result.problems.push(...check(expected, observed, vars));
+        result.problems.push(...check(expected, observed, stepVars));
       }
       for (const [name, where] of Object.entries(step.save ?? {})) {
         const v = pick(observed.json, where);

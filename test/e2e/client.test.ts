@@ -397,6 +397,45 @@ describe('search', () => {
   });
 });
 
+describe('search templates', () => {
+  it('stores a template, searches and renders with it, and deletes it', async () => {
+    await client.indices.create({ index: 'tpl', body: { mappings: { properties: { tag: { type: 'keyword' }, n: { type: 'integer' } } } } });
+    const docs = Array.from({ length: 6 }, (_, i) => [{ index: { _id: String(i + 1) } }, { tag: i % 2 === 0 ? 'even' : 'odd', n: i + 1 }]).flat();
+    await client.bulk({ index: 'tpl', refresh: true, body: docs });
+    const stored = await client.putScript({
+      id: 'by-tag',
+      body: { script: { lang: 'mustache', source: { query: { term: { tag: '{{tag}}' } }, sort: [{ n: 'desc' }], size: '{{size}}{{^size}}10{{/size}}' } } },
+    });
+    expect(stored.body).toEqual({ acknowledged: true });
+    const got = await client.getScript({ id: 'by-tag' });
+    expect(got.body).toMatchObject({ _id: 'by-tag', found: true, script: { lang: 'mustache', options: { content_type: 'application/json; charset=UTF-8' } } });
+    const found = await client.searchTemplate({ index: 'tpl', body: { id: 'by-tag', params: { tag: 'odd', size: 2 } } });
+    expect(found.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['6', '4']);
+    expect(found.body.status).toBe(200);
+    const rendered = await client.renderSearchTemplate({ id: 'by-tag', body: { params: { tag: 'x"y' } } });
+    expect(rendered.body.template_output).toEqual({ query: { term: { tag: 'x"y' } }, sort: [{ n: 'desc' }], size: '10' });
+    const multi = await client.msearchTemplate({
+      index: 'tpl',
+      body: [{}, { id: 'by-tag', params: { tag: 'even', size: 1 } }, {}, { source: '{"query":{"terms":{"n":{{#toJson}}ns{{/toJson}}}}}', params: { ns: [1, 2] } }, {}, { id: 'nosuch' }],
+    });
+    const [even, inline, missing] = multi.body.responses as { status: number; hits?: { hits: { _id: string }[] }; error?: { type: string } }[];
+    expect(even?.hits?.hits.map((h) => h._id)).toEqual(['5']);
+    expect(inline?.hits?.hits.map((h) => h._id).sort()).toEqual(['1', '2']);
+    expect(missing).toMatchObject({ status: 404, error: { type: 'resource_not_found_exception' } });
+    const deleted = await client.deleteScript({ id: 'by-tag' });
+    expect(deleted.body).toEqual({ acknowledged: true });
+    const gone = await failure(client.searchTemplate({ index: 'tpl', body: { id: 'by-tag' } }));
+    expect(gone.statusCode).toBe(404);
+    expect((gone.meta.body as ErrorBody).error.reason).toBe('unable to find script [by-tag] in cluster state');
+  });
+
+  it('refuses a template that does not compile with a script_exception', async () => {
+    const bad = await failure(client.searchTemplate({ index: 'tpl', body: { source: '{"size": {{#n}} }' } }));
+    expect(bad.statusCode).toBe(400);
+    expect((bad.meta.body as ErrorBody).error).toMatchObject({ type: 'script_exception', reason: "Failed to close 'n' tag @[query-template:1]" });
+  });
+});
+
 describe('scroll and explain', () => {
   it('scroll pages through a pinned view, then clearScroll frees it', async () => {
     await client.indices.create({ index: 'scrolled', body: { settings: { number_of_shards: 2 } } });

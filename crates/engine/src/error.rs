@@ -62,6 +62,12 @@ pub enum ErrorKind {
     ClassCast,
     /// Lucene's `IndexSearcher.TooManyClauses`: a rewrite past the clause limit.
     TooManyClauses,
+    /// `script_exception`: a template that does not compile (400, as `ScriptException`).
+    Script,
+    /// mustache.java's `MustacheException`, only ever a script's cause.
+    Mustache,
+    /// mustache.java's `MustacheNotFoundException` (a partial), only ever a script's cause.
+    MustacheNotFound,
     Internal,
 }
 
@@ -113,6 +119,9 @@ impl ErrorKind {
             OpenSearch => ("exception", 500),
             ClassCast => ("class_cast_exception", 500),
             TooManyClauses => ("too_many_clauses", 500),
+            Script => ("script_exception", 400),
+            Mustache => ("mustache_exception", 500),
+            MustacheNotFound => ("mustache_not_found_exception", 500),
             Internal => ("exception", 500),
         }
     }
@@ -168,6 +177,9 @@ impl ErrorKind {
             UnsupportedOperation => "java.lang.UnsupportedOperationException",
             ClassCast => "java.lang.ClassCastException",
             TooManyClauses => "org.apache.lucene.search.IndexSearcher$TooManyClauses",
+            Script => "org.opensearch.script.ScriptException",
+            Mustache => "com.github.mustachejava.MustacheException",
+            MustacheNotFound => "com.github.mustachejava.MustacheNotFoundException",
             OpenSearch | Internal => "org.opensearch.OpenSearchException",
         }
     }
@@ -299,6 +311,8 @@ impl Error {
                 | ErrorKind::NotXContent
                 | ErrorKind::NamedObjectNotFound
                 | ErrorKind::ClassCast
+                | ErrorKind::Mustache
+                | ErrorKind::MustacheNotFound
                 | ErrorKind::Internal
         )
     }

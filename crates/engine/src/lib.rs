@@ -12,6 +12,7 @@ pub mod metadata;
 pub mod node;
 pub mod query;
 pub mod search;
+pub mod template;
 pub mod util;
 
 pub use api::{execute, Params, Response};

@@ -53,6 +53,8 @@ pub struct Node {
     pub cluster_uuid: String,
     /// `PUT/GET /_cluster/settings`: the dynamic settings searches read their defaults from.
     pub cluster_settings: crate::metadata::cluster_settings::ClusterSettings,
+    /// `_scripts/<id>`: the search templates stored by id.
+    pub stored_scripts: crate::metadata::stored_scripts::StoredScripts,
     indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
     /// Serializes index creation and deletion (and alias changes across indices).
     admin_lock: Mutex<()>,
@@ -127,9 +129,11 @@ impl Node {
             indices.insert(svc.name(), svc);
         }
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
+        let stored_scripts = crate::metadata::stored_scripts::StoredScripts::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id.into(),
             cluster_settings,
+            stored_scripts,
             cluster_uuid: identity.cluster_uuid,
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),

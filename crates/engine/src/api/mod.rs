@@ -14,8 +14,10 @@ mod json_writer;
 mod msearch;
 mod param_check;
 mod params;
+mod scripts;
 pub(crate) mod scroll;
 mod search;
+mod search_template;
 mod segments;
 pub(crate) mod source_filter;
 mod strict_json;
@@ -66,6 +68,8 @@ pub fn is_write(action: &str) -> bool {
     action.starts_with("indices:data/write")
         || action.starts_with("indices:admin")
         || action == "cluster:admin/settings/update"
+        || action == "cluster:admin/script/put"
+        || action == "cluster:admin/script/delete"
 }
 
 pub fn execute(
@@ -96,6 +100,16 @@ pub fn execute(
         "indices:data/read/count" => search::count(node, params, body),
         "indices:data/read/search" => search::search(node, params, body),
         "indices:data/read/msearch" => msearch::msearch(node, params, body),
+        "indices:data/read/search/template" => search_template::search_template(node, params, body),
+        "indices:data/read/search/template/render" => {
+            search_template::render_template(node, params, body)
+        }
+        "indices:data/read/msearch/template" => {
+            search_template::msearch_template(node, params, body)
+        }
+        "cluster:admin/script/put" => scripts::put(node, params, body),
+        "cluster:admin/script/get" => scripts::get(node, params),
+        "cluster:admin/script/delete" => scripts::delete(node, params),
         "indices:data/read/scroll" => scroll::scroll(node, params, body),
         "indices:data/read/scroll/clear" => scroll::clear(node, params, body),
         "indices:data/read/explain" => explain::explain(node, params, body),

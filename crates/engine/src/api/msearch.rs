@@ -32,6 +32,24 @@ const INHERITED: &[&str] = &[
 
 pub fn msearch(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let start = Instant::now();
+    let mut parsed: Vec<(Params, SearchRequest)> = Vec::new();
+    for (item, body) in items(p, body, INHERITED)? {
+        let req = search::parse(&item, Some(body))?;
+        parsed.push((item, req));
+    }
+    let results = parsed
+        .into_iter()
+        .map(|(item, req)| search::run(node, &item, req, Instant::now()));
+    Ok(responses(start, results))
+}
+
+/// Each search's parameters and body line, read as `readMultiLineFormat` reads them; `inherited`
+/// are the URL parameters each search starts from.
+pub(crate) fn items<'a>(
+    p: &Params,
+    body: Option<&'a [u8]>,
+    inherited: &[&str],
+) -> Result<Vec<(Params, &'a [u8])>> {
     if let Some(n) = p.int("max_concurrent_searches")? {
         if n < 1 {
             return Err(Error::illegal_argument(
@@ -55,23 +73,35 @@ pub fn msearch(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
     }
     // Indices options are read with the lines, the URL's first.
     p.indices_options(IndicesOptions::lenient_expand_open())?;
-    let mut parsed: Vec<(Params, SearchRequest)> = Vec::new();
+    let mut out = Vec::new();
     for (header, body) in pairs(data) {
-        let item = item_params(p, header)?;
+        let item = item_params(p, header, inherited)?;
         item.indices_options(IndicesOptions::lenient_expand_open())?;
-        let req = search::parse(&item, Some(body))?;
-        parsed.push((item, req));
+        out.push((item, body));
     }
-    if parsed.is_empty() {
-        return Err(Error::new(
-            ErrorKind::ActionRequestValidation,
-            "Validation Failed: 1: no requests added;",
-        ));
+    if out.is_empty() {
+        return Err(no_requests());
     }
-    let mut out = Vec::with_capacity(parsed.len() * 512);
-    for (i, (item, req)) in parsed.into_iter().enumerate() {
+    Ok(out)
+}
+
+/// `MultiSearchRequest.validate()` of a request without searches.
+pub(crate) fn no_requests() -> Error {
+    Error::new(
+        ErrorKind::ActionRequestValidation,
+        "Validation Failed: 1: no requests added;",
+    )
+}
+
+/// `{"took", "responses"}`: each search's answer with its `status`, or its error's envelope.
+pub(crate) fn responses(
+    start: Instant,
+    results: impl Iterator<Item = Result<Response>>,
+) -> Response {
+    let mut out = Vec::with_capacity(4096);
+    for (i, result) in results.enumerate() {
         out.push(if i == 0 { b'[' } else { b',' });
-        match search::run(node, &item, req, Instant::now()) {
+        match result {
             Ok(r) => with_status(&mut out, r.body, r.status),
             Err(e) => {
                 let mut w = ObjectWriter::new();
@@ -88,7 +118,7 @@ pub fn msearch(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
     );
     body.extend_from_slice(&out);
     body.push(b'}');
-    Ok(Response::bytes(200, body))
+    Response::bytes(200, body)
 }
 
 /// The (metadata, body) line pairs, as `readMultiLineFormat` splits them: a newline as the
@@ -117,9 +147,9 @@ fn pairs(data: &[u8]) -> Vec<(&[u8], &[u8])> {
 }
 
 /// One search's parameters: the URL's, overridden by its metadata line.
-fn item_params(url: &Params, header: &[u8]) -> Result<Params> {
+fn item_params(url: &Params, header: &[u8], inherited: &[&str]) -> Result<Params> {
     let mut item = Params::default();
-    for key in INHERITED {
+    for key in inherited {
         if let Some(v) = url.0.get(*key) {
             item.0.insert((*key).to_string(), v.clone());
         }
@@ -191,7 +221,7 @@ fn item_params(url: &Params, header: &[u8]) -> Result<Params> {
 }
 
 /// A search response with its element's `status` last, as `MultiSearchResponse.Item` adds it.
-fn with_status(out: &mut Vec<u8>, mut body: Vec<u8>, status: u16) {
+pub(crate) fn with_status(out: &mut Vec<u8>, mut body: Vec<u8>, status: u16) {
     if body.last() == Some(&b'}') {
         body.pop();
         out.extend_from_slice(&body);
@@ -219,17 +249,22 @@ mod tests {
         let mut url = Params::default();
         url.0.insert("index".into(), Value::from("x"));
         url.0.insert("preference".into(), Value::from("_local"));
-        let item = item_params(&url, br#"{"index":["a","b"],"request_cache":true}"#).unwrap();
+        let item = item_params(
+            &url,
+            br#"{"index":["a","b"],"request_cache":true}"#,
+            INHERITED,
+        )
+        .unwrap();
         assert_eq!(item.str("index"), Some("a,b"));
         assert_eq!(item.str("request_cache"), Some("true"));
         // Only what the REST layer hands down is inherited.
         assert_eq!(item.str("preference"), None);
-        let e = item_params(&url, br#"{"zap":1}"#).unwrap_err();
+        let e = item_params(&url, br#"{"zap":1}"#, INHERITED).unwrap_err();
         assert_eq!(
             e.reason,
             "key [zap] is not supported in the metadata section"
         );
-        let e = item_params(&url, br#"{"request_cache":"yes"}"#).unwrap_err();
+        let e = item_params(&url, br#"{"request_cache":"yes"}"#, INHERITED).unwrap_err();
         assert_eq!(e.reason, "Could not convert [request_cache] to boolean");
     }
 

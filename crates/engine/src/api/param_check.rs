@@ -41,6 +41,12 @@ pub fn check(p: &Params, action: &str) -> Result<()> {
     for key in BOOLEANS {
         p.bool(key, false)?;
     }
+    if p.str("master_timeout").is_some() && p.str("cluster_manager_timeout").is_some() {
+        return Err(Error::new(
+            ErrorKind::Parse,
+            "Please only use one of the request parameters [master_timeout, cluster_manager_timeout].",
+        ));
+    }
     for key in TIMES {
         if let Some(v) = p.str(key) {
             parse_time_value(v, key)?;

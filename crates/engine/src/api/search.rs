@@ -353,20 +353,26 @@ fn render_with(
     Response::bytes(200, search::raw_source::splice(body, &raw_sources))
 }
 
-/// `_count`, `_explain` and `_validate/query` read the body's first JSON value (what follows is
-/// ignored, as OpenSearch's parser stops there); a malformed one is a `parsing_exception`
-/// "Failed to parse" at the last token read, caused by the JSON parser's own error.
-pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+/// A body's first JSON value (what follows it is never read), Jackson's error if it is
+/// malformed.
+pub(crate) fn first_value(body: Option<&[u8]>) -> Result<Option<json::Node>> {
     let Some(b) = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
         return Ok(None);
     };
     let mut values = serde_json::Deserializer::from_slice(b).into_iter::<serde::de::IgnoredAny>();
-    let first = match values.next() {
-        None => return Ok(None),
+    match values.next() {
+        None => Ok(None),
         Some(Ok(_)) => body_node(Some(&b[..values.byte_offset()])),
         Some(Err(e)) => Err(super::bulk::json_error(&e, b)),
-    };
-    first.map_err(|cause| {
+    }
+}
+
+/// `_count`, `_explain` and `_validate/query` read the body's first JSON value (what follows is
+/// ignored, as OpenSearch's parser stops there); a malformed one is a `parsing_exception`
+/// "Failed to parse" at the last token read, caused by the JSON parser's own error.
+pub(crate) fn leading_body(body: Option<&[u8]>) -> Result<Option<json::Node>> {
+    first_value(body).map_err(|cause| {
+        let b = body.unwrap_or_default();
         let at = crate::util::json_syntax::describe(b).map_or((1, 1), |s| s.last_token);
         crate::dsl::parsing(
             "Failed to parse",

@@ -381,6 +381,10 @@ pub fn unsupported(name: &str, key: &str, pos: Pos) -> Error {
 /// token's end. Objects and arrays keep the object-parser wording.
 fn not_a_number(query: &str, key: &str, node: &Node) -> Error {
     let literal = match node.v {
+        // Java's `Double.parseDouble` words an empty (or blank) string apart.
+        J::Str(ref s) if s.trim().is_empty() => {
+            return Error::new(ErrorKind::NumberFormat, "empty String")
+        }
         J::Str(ref s) => {
             return Error::new(
                 ErrorKind::NumberFormat,

@@ -2,4 +2,5 @@ pub mod auto_create;
 pub mod cluster_settings;
 pub mod index_name;
 pub mod preference;
+pub mod stored_scripts;
 pub mod target;
