@@ -48,6 +48,9 @@ import { templatesMultiSearch } from './templates/msearch-template';
 import { templatesPutScript } from './templates/put-script';
 import { templatesGetScript } from './templates/get-script';
 import { templatesDeleteScript } from './templates/delete-script';
+import { tasksList } from './tasks/list';
+import { tasksGet } from './tasks/get';
+import { tasksCancel } from './tasks/cancel';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
@@ -98,6 +101,9 @@ export const ACTIONS: readonly ActionSpec[] = [
   templatesPutScript,
   templatesGetScript,
   templatesDeleteScript,
+  tasksList,
+  tasksGet,
+  tasksCancel,
   searchScroll,
   searchClearScroll,
   searchExplain,

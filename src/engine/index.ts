@@ -13,7 +13,9 @@ interface NativeEngine {
   readonly nodeId: string;
   readonly clusterUuid: string;
   readonly spent: Buffer[];
-  execute(action: string, params: string, body?: Buffer | readonly Buffer[] | null): Promise<NativeResponse>;
+  execute(action: string, params: string, body?: Buffer | readonly Buffer[] | null, task?: number): Promise<NativeResponse>;
+  cancel(task: number): void;
+  forgetCancel(task: number): void;
   close(): Promise<void>;
 }
 
@@ -84,13 +86,25 @@ export class Engine {
    * the call consumes them (each chunk that is a whole ArrayBuffer is detached, its memory freed,
    * when the promise settles). A single Buffer is only read.
    */
-  execute(action: string, params: EngineParams, body?: Buffer | readonly Buffer[]): Promise<EngineResponse> {
+  execute(action: string, params: EngineParams, body?: Buffer | readonly Buffer[], task?: number): Promise<EngineResponse> {
     try {
-      return this.inner.execute(action, JSON.stringify(params), body ?? null).then(undefined, rethrowEngineError);
+      const json = JSON.stringify(params);
+      const pending = task === undefined ? this.inner.execute(action, json, body ?? null) : this.inner.execute(action, json, body ?? null, task);
+      return pending.then(undefined, rethrowEngineError);
     } catch (e) {
       // Argument decoding fails synchronously.
       return Promise.reject(fromEngineError(e));
     }
+  }
+
+  /** Cancels the running request of task `task` (one given to `execute`). */
+  cancel(task: number): void {
+    this.inner.cancel(task);
+  }
+
+  /** Drops the cancel of a task whose request had finished before the cancel reached it. */
+  forgetCancel(task: number): void {
+    this.inner.forgetCancel(task);
   }
 
   /**

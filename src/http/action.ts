@@ -2,6 +2,7 @@
 // it accepts, and how it runs (by default: one engine call with the raw body).
 import type { Engine, EngineParams, EngineResponse } from '../engine';
 import type { NodeContext } from '../node-context';
+import type { Task } from '../tasks/task-manager';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
@@ -14,6 +15,8 @@ export interface ActionRequest {
   readonly params: EngineParams;
   readonly body: Buffer | undefined;
   readonly signal: AbortSignal;
+  /** The request's own task (the tasks API lists and cancels by it). */
+  readonly task: Task;
   /** Whether the answer is to be pretty-printed (for `run`s that cache both forms). */
   readonly pretty: boolean;
 }
@@ -30,6 +33,8 @@ export interface ActionSpec {
    * unrecognized, and not offered as "did you mean" either.
    */
   readonly paramsWith?: Readonly<Record<string, readonly string[]>>;
+  /** Whether the tasks API may cancel it (OpenSearch's cancellable tasks: searches). */
+  readonly cancellable?: boolean;
   /** The engine operation; defaults to `action`. */
   readonly engineAction?: string;
   /** Parameters the route itself implies (e.g. `_create` means op_type=create). */

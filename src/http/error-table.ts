@@ -144,3 +144,29 @@ export function validationFailed(errors: readonly string[]): OpenSearchError {
   const reason = `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`;
   return new OpenSearchError(400, 'action_request_validation_exception', reason);
 }
+
+/** `TaskId`'s parse of a `<node>:<number>` id that is not one. */
+export function malformedTaskId(id: string): OpenSearchError {
+  return illegalArgument(`malformed task id ${id}`);
+}
+
+/**
+ * `GET /_tasks/<id>` of a task that is not running: OpenSearch then looks for its stored result
+ * in the `.tasks` index, which a node that stores none does not have.
+ */
+export function taskNotFound(id: string, node: string, onThisNode: boolean): OpenSearchError {
+  const noTasksIndex: ErrorCause = {
+    type: 'index_not_found_exception',
+    reason: 'no such index [.tasks]',
+    extra: { index: '.tasks', 'resource.id': '.tasks', 'resource.type': 'index_expression', index_uuid: '_na_' },
+  };
+  const notStored: ErrorCause = { type: 'resource_not_found_exception', reason: `task [${id}] isn't running and hasn't stored its results`, causedBy: noTasksIndex };
+  if (onThisNode) return new OpenSearchError(404, notStored.type, notStored.reason, {}, noTasksIndex);
+  return new OpenSearchError(
+    404,
+    'resource_not_found_exception',
+    `task [${id}] belongs to the node [${node}] which isn't part of the cluster and there is no record of the task`,
+    {},
+    notStored,
+  );
+}

@@ -59,7 +59,7 @@ class PipelineRequest implements ActionRequest {
     readonly params: EngineParams,
     readonly body: Buffer | undefined,
     readonly pretty: boolean,
-    private readonly task: Task,
+    readonly task: Task,
   ) {}
 
   get signal(): AbortSignal {
@@ -90,6 +90,12 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     return trigger !== undefined && query[trigger] !== undefined;
   };
   const engineAction = spec.engineAction ?? spec.action;
+  const cancellable = spec.cancellable === true;
+  // 7. the task ends; a cancel that reached the engine after its request finished is dropped.
+  const end = (t: Task): void => {
+    node.tasks.unregister(t);
+    if (t.inEngine && t.cancelled) node.engine.forgetCancel(t.id);
+  };
   const limit = node.config.http.maxContentLength;
 
   // The handler stays synchronous up to the engine call and settles through one `then`: an
@@ -154,10 +160,15 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       // 4. the request is a task while it runs
       const opaque = request.headers['x-opaque-id'];
       const opaqueId = typeof opaque === 'string' ? opaque : undefined;
-      const t = node.tasks.register(spec.action, opaqueId);
+      const t = node.tasks.register(spec.action, opaqueId, cancellable);
       task = t;
-      // 5. execute
-      const result = spec.run ? spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node) : node.engine.execute(engineAction, params, body);
+      // 5. execute (a cancellable engine request runs under its task id, for the tasks API)
+      let result: EngineResponse | Promise<EngineResponse>;
+      if (spec.run) result = spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node);
+      else if (cancellable) {
+        t.inEngine = true;
+        result = node.engine.execute(engineAction, params, body, t.id);
+      } else result = node.engine.execute(engineAction, params, body);
       if (!(result instanceof Promise)) {
         node.tasks.unregister(t);
         respond(request, reply, result, query, params, opaqueId, pretty);
@@ -165,7 +176,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       }
       result.then(
         (r) => {
-          node.tasks.unregister(t);
+          end(t);
           try {
             respond(request, reply, r, query, params, opaqueId, pretty);
           } catch (err) {
@@ -173,7 +184,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
           }
         },
         (err: unknown) => {
-          node.tasks.unregister(t);
+          end(t);
           sendError(request, reply, err, errorTrace, pretty);
         },
       );

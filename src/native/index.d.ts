@@ -22,7 +22,11 @@ export declare class Engine {
    * request body. The job goes straight to the engine's pool (one hand-off), and its promise
    * settles from there with one call into the JS thread.
    */
-  execute(action: string, params: string, body?: Buffer | undefined | null): Promise<EngineResponse>
+  execute(action: string, params: string, body?: Buffer | Buffer[] | null, task?: number): Promise<EngineResponse>
+  /** Cancels the running request of a task (given to `execute`). */
+  cancel(task: number): void
+  /** Drops a cancel that came after its request's job had finished. */
+  forgetCancel(task: number): void
   /** Commits every shard and stops background work (graceful shutdown). */
   close(): Promise<void>
 }

@@ -6,8 +6,18 @@
 // linked list (two pointer writes each way, no hashing, nothing allocated beyond the task) and
 // the start is one `performance.now()` reading (no BigInt per request).
 
+export type TaskType = 'transport' | 'direct';
+
 export class Task {
   private controller: AbortController | undefined;
+  /** Why it was cancelled, once it is. */
+  cancelReason: string | undefined;
+  /** Its request runs in the engine under this task's id (so a cancel must reach the engine). */
+  inEngine = false;
+  /** Resolves the promises of those waiting for it to end (made only when someone waits). */
+  private finish: (() => void) | undefined;
+  private finished: Promise<void> | undefined;
+  private over = false;
   /** @internal registry links */
   prev: Task | undefined;
   /** @internal registry links */
@@ -20,8 +30,35 @@ export class Task {
     readonly action: string,
     readonly opaqueId: string | undefined,
     readonly cancellable: boolean,
+    /** The task this one works for (OpenSearch's per-node `[n]` children). */
+    readonly parentId: number | undefined = undefined,
+    readonly type: TaskType = 'transport',
   ) {
     this.startedAt = performance.now();
+  }
+
+  get cancelled(): boolean {
+    return this.cancelReason !== undefined;
+  }
+
+  /** Settles once the task is unregistered. */
+  done(): Promise<void> {
+    if (this.over) return Promise.resolve();
+    this.finished ??= new Promise<void>((resolve) => {
+      this.finish = resolve;
+    });
+    return this.finished;
+  }
+
+  /** Whether it has ended (been unregistered). */
+  get isEnded(): boolean {
+    return this.over;
+  }
+
+  /** @internal called by the registry when the task ends */
+  markEnded(): void {
+    this.over = true;
+    this.finish?.();
   }
 
   /** Wall-clock start, as the tasks API prints `start_time_in_millis`. */
@@ -39,7 +76,8 @@ export class Task {
     return this.controller.signal;
   }
 
-  cancel(reason?: unknown): void {
+  cancel(reason: string): void {
+    this.cancelReason ??= reason;
     this.controller ??= new AbortController();
     this.controller.abort(reason);
   }
@@ -50,8 +88,11 @@ export class TaskManager {
   private head: Task | undefined;
   private count = 0;
 
-  register(action: string, opaqueId: string | undefined, cancellable = false): Task {
-    const task = new Task(this.nextId++, action, opaqueId, cancellable);
+  register(action: string, opaqueId: string | undefined, cancellable = false, parent?: Task): Task {
+    const task =
+      parent === undefined
+        ? new Task(this.nextId++, action, opaqueId, cancellable)
+        : new Task(this.nextId++, action, opaqueId, cancellable, parent.id, 'direct');
     task.next = this.head;
     if (this.head !== undefined) this.head.prev = task;
     this.head = task;
@@ -68,6 +109,13 @@ export class TaskManager {
     task.prev = undefined;
     task.next = undefined;
     this.count--;
+    task.markEnded();
+  }
+
+  /** The running task with this id. */
+  get(id: number): Task | undefined {
+    for (let t = this.head; t !== undefined; t = t.next) if (t.id === id) return t;
+    return undefined;
   }
 
   get size(): number {

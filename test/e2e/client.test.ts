@@ -436,6 +436,18 @@ describe('search templates', () => {
   });
 });
 
+describe('tasks', () => {
+  it('tasks.list, tasks.get and tasks.cancel', async () => {
+    const listed = await client.tasks.list({ actions: 'cluster:monitor/tasks/lists', group_by: 'none' });
+    const self = (listed.body as unknown as { tasks: { node: string; id: number; action: string }[] }).tasks[0];
+    expect(self?.action).toBe('cluster:monitor/tasks/lists');
+    const gone = await failure(client.tasks.get({ task_id: `${self?.node}:${self?.id}` }));
+    expect(gone.statusCode).toBe(404);
+    const cancelled = await client.tasks.cancel({ actions: 'indices:data/read/search' });
+    expect(cancelled.body).toEqual({ nodes: {} });
+  });
+});
+
 describe('scroll and explain', () => {
   it('scroll pages through a pinned view, then clearScroll frees it', async () => {
     await client.indices.create({ index: 'scrolled', body: { settings: { number_of_shards: 2 } } });

@@ -45,4 +45,41 @@ describe('TaskManager', () => {
     a.cancel('stop');
     expect(signal.aborted).toBe(true);
   });
+
+  it('remembers why a task was cancelled, keeping the first reason', () => {
+    const tasks = new TaskManager();
+    const a = tasks.register('a', undefined, true);
+    expect(a.cancelled).toBe(false);
+    a.cancel('by user request');
+    a.cancel('again');
+    expect(a.cancelled).toBe(true);
+    expect(a.cancelReason).toBe('by user request');
+  });
+
+  it('finds running tasks by id and links children to their parent', () => {
+    const tasks = new TaskManager();
+    const parent = tasks.register('cluster:monitor/tasks/lists', undefined);
+    const child = tasks.register('cluster:monitor/tasks/lists[n]', undefined, false, parent);
+    expect(child).toMatchObject({ parentId: parent.id, type: 'direct' });
+    expect(parent).toMatchObject({ parentId: undefined, type: 'transport' });
+    expect(tasks.get(child.id)).toBe(child);
+    tasks.unregister(child);
+    expect(tasks.get(child.id)).toBeUndefined();
+  });
+
+  it('settles done() when the task ends, and at once after', async () => {
+    const tasks = new TaskManager();
+    const a = tasks.register('a', undefined);
+    let ended = false;
+    const waiting = a.done().then(() => {
+      ended = true;
+    });
+    await Promise.resolve();
+    expect(ended).toBe(false);
+    tasks.unregister(a);
+    await waiting;
+    expect(ended).toBe(true);
+    expect(a.isEnded).toBe(true);
+    await a.done();
+  });
 });

@@ -62,6 +62,8 @@ pub enum ErrorKind {
     ClassCast,
     /// Lucene's `IndexSearcher.TooManyClauses`: a rewrite past the clause limit.
     TooManyClauses,
+    /// OpenSearch's `TaskCancelledException`: a request cancelled through the tasks API.
+    TaskCancelled,
     /// `script_exception`: a template that does not compile (400, as `ScriptException`).
     Script,
     /// mustache.java's `MustacheException`, only ever a script's cause.
@@ -119,6 +121,7 @@ impl ErrorKind {
             OpenSearch => ("exception", 500),
             ClassCast => ("class_cast_exception", 500),
             TooManyClauses => ("too_many_clauses", 500),
+            TaskCancelled => ("task_cancelled_exception", 500),
             Script => ("script_exception", 400),
             Mustache => ("mustache_exception", 500),
             MustacheNotFound => ("mustache_not_found_exception", 500),
@@ -177,6 +180,7 @@ impl ErrorKind {
             UnsupportedOperation => "java.lang.UnsupportedOperationException",
             ClassCast => "java.lang.ClassCastException",
             TooManyClauses => "org.apache.lucene.search.IndexSearcher$TooManyClauses",
+            TaskCancelled => "org.opensearch.core.tasks.TaskCancelledException",
             Script => "org.opensearch.script.ScriptException",
             Mustache => "com.github.mustachejava.MustacheException",
             MustacheNotFound => "com.github.mustachejava.MustacheNotFoundException",

@@ -55,6 +55,8 @@ pub struct Node {
     pub cluster_settings: crate::metadata::cluster_settings::ClusterSettings,
     /// `_scripts/<id>`: the search templates stored by id.
     pub stored_scripts: crate::metadata::stored_scripts::StoredScripts,
+    /// The running requests the tasks API can cancel.
+    pub cancellations: crate::util::cancellation::Cancellations,
     indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
     /// Serializes index creation and deletion (and alias changes across indices).
     admin_lock: Mutex<()>,
@@ -134,6 +136,7 @@ impl Node {
             node_id: identity.node_id.into(),
             cluster_settings,
             stored_scripts,
+            cancellations: Default::default(),
             cluster_uuid: identity.cluster_uuid,
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),

@@ -67,8 +67,10 @@ impl Engine {
     /// request body, or the chunks it arrived in (joined here, on the pool; the call consumes
     /// them, see `body.rs`). The job goes straight to the engine's pool (one hand-off), and its
     /// promise settles from there with one call into the JS thread.
+    /// `task`, when given, is the request's task id: `cancel(task)` then stops it (a search
+    /// before its next shard).
     #[napi(
-        ts_args_type = "action: string, params: string, body?: Buffer | Buffer[] | null",
+        ts_args_type = "action: string, params: string, body?: Buffer | Buffer[] | null, task?: number",
         ts_return_type = "Promise<EngineResponse>"
     )]
     pub fn execute<'env>(
@@ -77,6 +79,7 @@ impl Engine {
         action: String,
         params: String,
         body: Option<Unknown<'env>>,
+        task: Option<f64>,
     ) -> Result<Object<'env>> {
         let body = match body {
             Some(b) if !matches!(b.get_type()?, ValueType::Null | ValueType::Undefined) => {
@@ -91,7 +94,11 @@ impl Engine {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let params = Params::from_json(params.as_bytes())?;
                 let bytes = body.as_ref().map(LentBody::bytes);
-                quarry_engine::execute(&node, &action, &params, bytes.as_deref())
+                let run = || quarry_engine::execute(&node, &action, &params, bytes.as_deref());
+                match task {
+                    Some(id) => node.cancellations.run(id as u64, run),
+                    None => run(),
+                }
             }))
             .unwrap_or_else(|panic| {
                 let what = panic
@@ -109,6 +116,19 @@ impl Engine {
             self.node.search_pool().spawn(job);
         }
         Ok(promise)
+    }
+
+    /// Cancels the running request of a task (given to `execute`); one not started yet stops
+    /// before its first shard.
+    #[napi]
+    pub fn cancel(&self, task: f64) {
+        self.node.cancellations.cancel(task as u64);
+    }
+
+    /// Drops a cancel that came after its request's job had finished.
+    #[napi]
+    pub fn forget_cancel(&self, task: f64) {
+        self.node.cancellations.forget(task as u64);
     }
 
     /// Commits every shard and stops background work (graceful shutdown).

@@ -3,6 +3,7 @@ import { QUERY_STRING_PARAMS } from './query-string-params';
 
 export const searchCount: ActionSpec = {
   action: 'indices:data/read/search',
+  cancellable: true,
   engineAction: 'indices:data/read/count',
   routes: [route('GET', '/_count'), route('POST', '/_count'), route('GET', '/:index/_count'), route('POST', '/:index/_count')],
   paramsWith: QUERY_STRING_PARAMS,

@@ -2,6 +2,7 @@ import { route, type ActionSpec } from '../../http/action';
 
 export const searchMulti: ActionSpec = {
   action: 'indices:data/read/msearch',
+  cancellable: true,
   routes: [route('GET', '/_msearch'), route('POST', '/_msearch'), route('GET', '/:index/_msearch'), route('POST', '/:index/_msearch')],
   // As RestMultiSearchAction reads them; the rest of a search's options go in its metadata line.
   params: [

@@ -2,6 +2,7 @@ import { route, type ActionSpec } from '../../http/action';
 
 export const searchScroll: ActionSpec = {
   action: 'indices:data/read/scroll',
+  cancellable: true,
   routes: [
     route('GET', '/_search/scroll'),
     route('POST', '/_search/scroll'),

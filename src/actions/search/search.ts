@@ -3,6 +3,7 @@ import { QUERY_STRING_PARAMS } from './query-string-params';
 
 export const searchSearch: ActionSpec = {
   action: 'indices:data/read/search',
+  cancellable: true,
   routes: [route('GET', '/_search'), route('POST', '/_search'), route('GET', '/:index/_search'), route('POST', '/:index/_search')],
   // As RestSearchAction reads them: the query string's options under `q`, the term
   // suggester's under `suggest_field`.

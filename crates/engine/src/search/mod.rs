@@ -672,6 +672,11 @@ fn execute_paged(
         if failed[si] {
             continue;
         }
+        // A cancelled search starts no more shards; each one left fails with the cancellation.
+        if let Err(e) = crate::util::cancellation::check() {
+            failures.push(ShardFailure::new(t, e));
+            continue;
+        }
         let cursor = cursors.as_deref().and_then(|c| c[si].as_ref());
         let outcome = with_stats(&mut || query_shard(req, &plan, t, si, cursor));
         // A function_score failure while scoring is parked (tantivy's scorers cannot return

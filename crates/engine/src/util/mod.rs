@@ -1,3 +1,4 @@
+pub mod cancellation;
 pub mod fs;
 pub mod ids;
 pub mod jackson_pretty;
