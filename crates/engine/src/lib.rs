@@ -10,6 +10,7 @@ pub mod error;
 pub mod index;
 pub mod metadata;
 pub mod node;
+pub mod profile;
 pub mod query;
 pub mod search;
 pub mod template;

@@ -211,6 +211,7 @@ pub(crate) fn run(
             timed_out: false,
             phase_took: search::PhaseTook::default(),
             aggs: Vec::new(),
+            profiles: Vec::new(),
         }
     } else if req.scroll {
         counted(&targets, || {
@@ -348,6 +349,10 @@ fn render_with(
     }
     if let Some(s) = suggest {
         out.insert("suggest".into(), s);
+    }
+    if req.profile {
+        let shards: Vec<Value> = result.profiles.iter().map(|p| p.to_json()).collect();
+        out.insert("profile".into(), json!({ "shards": shards }));
     }
     let body = serde_json::to_vec(&Value::Object(out)).expect("json serializes");
     Response::bytes(200, search::raw_source::splice(body, &raw_sources))

@@ -152,9 +152,7 @@ fn convert(
     };
     let mut req = SearchRequest::parse(&item, Some(&body), false)?;
     req.explain = tpl.explain;
-    if tpl.profile {
-        return Err(Error::illegal_argument("[profile] is not supported yet"));
-    }
+    req.profile = tpl.profile;
     if let Some(url) = url.filter(|u| u.track_total_hits_given) {
         total_hits_from_url(url, &mut req)?;
     }

@@ -84,6 +84,8 @@ pub struct SearchResult {
     pub phase_took: PhaseTook,
     /// Each answering shard's part of the request's aggregations.
     pub aggs: Vec<crate::aggs::ShardAggs>,
+    /// Each answering shard's `profile`, when asked for.
+    pub profiles: Vec<crate::profile::ShardProfile>,
 }
 
 /// The phases OpenSearch times for `phase_took`, in milliseconds. Quarry has no `can_match`
@@ -446,6 +448,7 @@ struct ShardOutcome {
     max_score: Option<f32>,
     candidates: Vec<Candidate>,
     aggs: Option<crate::aggs::ShardAggs>,
+    profile: Option<crate::profile::ShardProfile>,
 }
 
 struct QueryPlan<'a> {
@@ -472,8 +475,11 @@ fn query_shard(
         }
     }
     let meta = t.service.meta();
+    let rewrite_started = std::time::Instant::now();
     let mut q = shard_query(req, t)?;
-    let cache_key = if plan.window == 0 {
+    let rewrite_nanos = rewrite_started.elapsed().as_nanos() as u64;
+    // A profiled search is never answered from the cache (as in OpenSearch).
+    let cache_key = if plan.window == 0 && !req.profile {
         request_cache::key(req, t)
     } else {
         None
@@ -485,6 +491,7 @@ fn query_shard(
             max_score: None,
             candidates: Vec::new(),
             aggs: hit.aggs.clone(),
+            profile: None,
         });
     }
     let mut out = ShardOutcome {
@@ -493,10 +500,24 @@ fn query_shard(
         max_score: None,
         candidates: Vec::new(),
         aggs: None,
+        profile: None,
     };
+    let aggs_started = std::time::Instant::now();
     if let Some(aggs) = &req.aggs {
         out.aggs = Some(shard_aggs(req, aggs, t, plan.deadline)?);
     }
+    let aggs_nanos = aggs_started.elapsed().as_nanos() as u64;
+    let profiled = |out: &mut ShardOutcome, collect_nanos: u64| -> Result<()> {
+        if req.profile {
+            out.profile = Some(shard_profile(
+                req,
+                t,
+                plan,
+                (rewrite_nanos, collect_nanos, aggs_nanos),
+            )?);
+        }
+        Ok(())
+    };
     let mut counted = None;
     if let Some(limit) = req.terminate_after {
         // The first `limit` matches in indexing order (Lucene's doc order on the shard): a
@@ -535,6 +556,7 @@ fn query_shard(
     if plan.window == 0 {
         // Nothing to rank (and no max_score to print): the count alone, through the
         // weights' own counting shortcuts.
+        let count_started = std::time::Instant::now();
         if req.track_total_hits != TrackTotalHits::Off {
             out.count = match counted {
                 Some(n) => n,
@@ -559,6 +581,7 @@ fn query_shard(
                 );
             }
         }
+        profiled(&mut out, count_started.elapsed().as_nanos() as u64)?;
         return Ok(out);
     }
     let implied = match req.track_total_hits {
@@ -590,6 +613,7 @@ fn query_shard(
             && req.terminate_after.is_none()
             && plan.deadline.is_none(),
     };
+    let collect_started = std::time::Instant::now();
     let top = top_k::collect(&top_plan, &t.searcher, weight.as_ref(), si).map_err(|e| {
         if e.kind == ErrorKind::QueryShard {
             e.with("index", meta.name.clone())
@@ -598,11 +622,58 @@ fn query_shard(
             e
         }
     })?;
+    let collect_nanos = collect_started.elapsed().as_nanos() as u64;
     // The pass saw every match: its count is exact.
     out.count = counted.unwrap_or(top.count);
     out.max_score = top.max_score;
     out.candidates = top.candidates;
+    profiled(&mut out, collect_nanos)?;
     Ok(out)
+}
+
+/// The shard's `profile`: its query timed node by node, its collectors, and each aggregation
+/// timed on its own pass (`timings`: the search's rewrite, collection and aggregation times).
+fn shard_profile(
+    req: &SearchRequest,
+    t: &ShardTarget,
+    plan: &QueryPlan,
+    (rewrite_nanos, collect_nanos, aggs_nanos): (u64, u64, u64),
+) -> Result<crate::profile::ShardProfile> {
+    let meta = t.service.meta();
+    let cx = Context::of(&t.searcher, &meta);
+    let scoring = plan.window > 0 && (plan.by_score || req.track_scores || req.min_score.is_some());
+    let queries =
+        crate::profile::query::search_profiles(&req.query, req.post_filter.as_ref(), &cx, scoring)?;
+    let names: Vec<String> = req
+        .aggs
+        .as_ref()
+        .map(|a| a.0.iter().map(|agg| agg.name.clone()).collect())
+        .unwrap_or_default();
+    let collector = crate::profile::collectors(
+        &crate::profile::CollectorShape {
+            hits: plan.window > 0,
+            field_sort: !plan.by_score && !req.sorts_by_score_only(),
+            post_filter: req.post_filter.is_some(),
+            min_score: req.min_score.is_some(),
+            terminate_after: req.terminate_after.is_some(),
+            aggs: &names,
+        },
+        collect_nanos,
+        aggs_nanos,
+    );
+    let aggs = match &req.aggs {
+        Some(aggs) => crate::profile::aggregation::profile(aggs, &meta.mapping, &mut |one| {
+            shard_aggs(req, one, t, plan.deadline).map(|_| ())
+        })?,
+        None => Vec::new(),
+    };
+    Ok(crate::profile::ShardProfile {
+        id: format!("[{}][{}][{}]", t.node_id, meta.name, t.shard),
+        queries,
+        rewrite_nanos,
+        collector,
+        aggs,
+    })
 }
 
 pub fn execute(req: &SearchRequest, targets: &[ShardTarget]) -> Result<SearchResult> {
@@ -645,6 +716,7 @@ fn execute_paged(
     let mut failed = vec![false; targets.len()];
     let mut phase_took = PhaseTook::default();
     let mut shard_aggs = Vec::new();
+    let mut profiles = Vec::new();
     let millis = |since: std::time::Instant| since.elapsed().as_millis() as u64;
     if req.can_match {
         can_match_phase(req, targets, &mut failures, &mut failed);
@@ -708,6 +780,7 @@ fn execute_paged(
         }
         candidates.extend(o.candidates);
         shard_aggs.extend(o.aggs);
+        profiles.extend(o.profile);
     }
     check_phase(
         if req.dfs { "dfs_query" } else { "query" },
@@ -798,6 +871,7 @@ fn execute_paged(
             ..phase_took
         },
         aggs: shard_aggs,
+        profiles,
     })
 }
 

@@ -69,6 +69,8 @@ pub struct SearchRequest {
     pub suggest_only: bool,
     /// The body's `aggs` (or `aggregations`).
     pub aggs: Option<std::sync::Arc<crate::aggs::Aggs>>,
+    /// `profile`: each shard's timings in the response.
+    pub profile: bool,
     /// `typed_keys`: aggregation names prefixed with their types.
     pub typed_keys: bool,
     /// `request_cache`, when given.
@@ -178,14 +180,7 @@ fn indices_boost(v: &Node) -> Result<Vec<(String, f32)>> {
 const DEFAULT_TRACK: u64 = 10_000;
 
 /// Keys of a search body Quarry does not run yet (accepted by OpenSearch).
-const NOT_YET: &[&str] = &[
-    "collapse",
-    "rescore",
-    "slice",
-    "pit",
-    "script_fields",
-    "profile",
-];
+const NOT_YET: &[&str] = &["collapse", "rescore", "slice", "pit", "script_fields"];
 
 /// `track_total_hits` as a boolean's text, else `None`.
 fn track_flag(v: &str) -> Option<TrackTotalHits> {
@@ -357,6 +352,7 @@ impl SearchRequest {
             suggest: None,
             suggest_only: false,
             aggs: None,
+            profile: false,
             typed_keys: p.bool("typed_keys", false)?,
             request_cache: match p.str("request_cache") {
                 Some(_) => Some(p.bool("request_cache", false)?),
@@ -483,6 +479,7 @@ impl SearchRequest {
                         r.terminate_after = (n != 0).then_some(n.max(0) as u64);
                     }
                     "version" => r.version = dsl::boolean("search", k, v)?,
+                    "profile" => r.profile = dsl::boolean("search", k, v)?,
                     "seq_no_primary_term" => r.seq_no_primary_term = dsl::boolean("search", k, v)?,
                     "highlight" => {
                         r.highlight = Some(std::sync::Arc::new(super::highlight::parse(v)?))

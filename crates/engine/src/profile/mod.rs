@@ -1,0 +1,186 @@
+//! `profile: true`: per shard, the query's tree with its timings (`query.rs`), the collectors
+//! of the search as OpenSearch names them, and the aggregations' timings (`aggregation.rs`),
+//! in OpenSearch's `profile.shards[]` shape. Quarry runs a shard's collection as one pass, so
+//! each collector of a chain reports that pass's time.
+
+pub mod aggregation;
+pub mod query;
+
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+/// Nanoseconds spent in a step and how many times it ran.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Timer {
+    pub nanos: u64,
+    pub count: u64,
+}
+
+impl Timer {
+    pub fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let out = f();
+        self.nanos += start.elapsed().as_nanos() as u64;
+        self.count += 1;
+        out
+    }
+}
+
+/// A collector of the search, as OpenSearch's profiler names it.
+#[derive(Debug, Clone)]
+pub struct CollectorProfile {
+    pub name: String,
+    pub reason: &'static str,
+    pub nanos: u64,
+    pub children: Vec<CollectorProfile>,
+}
+
+impl CollectorProfile {
+    fn leaf(name: impl Into<String>, reason: &'static str, nanos: u64) -> Self {
+        CollectorProfile {
+            name: name.into(),
+            reason,
+            nanos,
+            children: Vec::new(),
+        }
+    }
+
+    fn wrapping(name: &str, reason: &'static str, inner: CollectorProfile) -> Self {
+        CollectorProfile {
+            name: name.into(),
+            reason,
+            nanos: inner.nanos,
+            children: vec![inner],
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), json!(self.name));
+        m.insert("reason".into(), json!(self.reason));
+        m.insert("time_in_nanos".into(), json!(self.nanos));
+        if !self.children.is_empty() {
+            m.insert(
+                "children".into(),
+                Value::Array(self.children.iter().map(Self::to_json).collect()),
+            );
+        }
+        Value::Object(m)
+    }
+}
+
+/// What decides the collectors of a shard's search.
+pub struct CollectorShape<'a> {
+    pub hits: bool,
+    pub field_sort: bool,
+    pub post_filter: bool,
+    pub min_score: bool,
+    pub terminate_after: bool,
+    /// The aggregations' names, in the request's order.
+    pub aggs: &'a [String],
+}
+
+/// OpenSearch's collector chain for the shape: the top docs (or the count), under a post filter,
+/// a minimum score and a count limit, beside the aggregations' collector.
+pub fn collectors(shape: &CollectorShape, collect_nanos: u64, aggs_nanos: u64) -> CollectorProfile {
+    let mut c = if !shape.hits {
+        CollectorProfile::leaf("EarlyTerminatingCollector", "search_count", collect_nanos)
+    } else if shape.field_sort {
+        CollectorProfile::leaf("SimpleFieldCollector", "search_top_hits", collect_nanos)
+    } else {
+        CollectorProfile::leaf(
+            "SimpleTopScoreDocCollector",
+            "search_top_hits",
+            collect_nanos,
+        )
+    };
+    if shape.post_filter {
+        c = CollectorProfile::wrapping("FilteredCollector", "search_post_filter", c);
+    }
+    if shape.min_score {
+        c = CollectorProfile::wrapping("MinimumScoreCollector", "search_min_score", c);
+    }
+    if shape.terminate_after {
+        c = CollectorProfile::wrapping("MultiCollector", "search_terminate_after_count", c);
+    }
+    if shape.aggs.is_empty() {
+        return c;
+    }
+    let name = match shape.aggs {
+        [one] => format!("ProfilingAggregator: [{one}]"),
+        many => format!("MultiBucketCollector: [[{}]]", many.join(", ")),
+    };
+    CollectorProfile {
+        name: "MultiCollector".into(),
+        reason: "search_multi",
+        nanos: c.nanos + aggs_nanos,
+        children: vec![c, CollectorProfile::leaf(name, "aggregation", aggs_nanos)],
+    }
+}
+
+/// One shard's profile.
+#[derive(Debug, Clone)]
+pub struct ShardProfile {
+    /// `[<node>][<index>][<shard>]`.
+    pub id: String,
+    /// The post filter's profile (if any), then the query's.
+    pub queries: Vec<query::QueryProfile>,
+    pub rewrite_nanos: u64,
+    pub collector: CollectorProfile,
+    pub aggs: Vec<aggregation::AggProfile>,
+}
+
+impl ShardProfile {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "inbound_network_time_in_millis": 0,
+            "outbound_network_time_in_millis": 0,
+            "searches": [{
+                "query": self.queries.iter().map(query::QueryProfile::to_json).collect::<Vec<_>>(),
+                "rewrite_time": self.rewrite_nanos,
+                "collector": [self.collector.to_json()],
+            }],
+            "aggregations": self.aggs.iter().map(aggregation::AggProfile::to_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collectors_nest_as_opensearch_names_them() {
+        let names = ["a".to_string(), "b".to_string()];
+        let shape = CollectorShape {
+            hits: true,
+            field_sort: false,
+            post_filter: true,
+            min_score: true,
+            terminate_after: false,
+            aggs: &names,
+        };
+        let c = collectors(&shape, 10, 5);
+        assert_eq!(
+            (c.name.as_str(), c.reason, c.nanos),
+            ("MultiCollector", "search_multi", 15)
+        );
+        assert_eq!(c.children[0].name, "MinimumScoreCollector");
+        assert_eq!(c.children[0].children[0].name, "FilteredCollector");
+        assert_eq!(
+            c.children[0].children[0].children[0].name,
+            "SimpleTopScoreDocCollector"
+        );
+        assert_eq!(c.children[1].name, "MultiBucketCollector: [[a, b]]");
+        let count = CollectorShape {
+            hits: false,
+            field_sort: false,
+            post_filter: false,
+            min_score: false,
+            terminate_after: false,
+            aggs: &[],
+        };
+        assert_eq!(collectors(&count, 3, 0).reason, "search_count");
+    }
+}
