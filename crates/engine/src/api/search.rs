@@ -351,7 +351,11 @@ fn render_with(
         out.insert("suggest".into(), s);
     }
     if req.profile {
-        let shards: Vec<Value> = result.profiles.iter().map(|p| p.to_json()).collect();
+        let shards: Vec<Value> = result
+            .profiles
+            .iter()
+            .map(|p| p.to_json(req.human))
+            .collect();
         out.insert("profile".into(), json!({ "shards": shards }));
     }
     let body = serde_json::to_vec(&Value::Object(out)).expect("json serializes");

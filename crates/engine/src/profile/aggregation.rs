@@ -18,7 +18,7 @@ pub struct AggProfile {
 }
 
 impl AggProfile {
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self, human: bool) -> Value {
         let mut breakdown = Map::new();
         for (name, t) in [
             ("initialize", Timer::default()),
@@ -34,12 +34,12 @@ impl AggProfile {
         let mut m = Map::new();
         m.insert("type".into(), json!(self.type_name));
         m.insert("description".into(), json!(self.description));
-        m.insert("time_in_nanos".into(), json!(self.collect.nanos));
+        super::put_time(&mut m, self.collect.nanos, human);
         m.insert("breakdown".into(), Value::Object(breakdown));
         if !self.children.is_empty() {
             m.insert(
                 "children".into(),
-                Value::Array(self.children.iter().map(AggProfile::to_json).collect()),
+                Value::Array(self.children.iter().map(|c| c.to_json(human)).collect()),
             );
         }
         Value::Object(m)

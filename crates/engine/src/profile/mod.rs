@@ -54,15 +54,15 @@ impl CollectorProfile {
         }
     }
 
-    fn to_json(&self) -> Value {
+    fn to_json(&self, human: bool) -> Value {
         let mut m = Map::new();
         m.insert("name".into(), json!(self.name));
         m.insert("reason".into(), json!(self.reason));
-        m.insert("time_in_nanos".into(), json!(self.nanos));
+        put_time(&mut m, self.nanos, human);
         if !self.children.is_empty() {
             m.insert(
                 "children".into(),
-                Value::Array(self.children.iter().map(Self::to_json).collect()),
+                Value::Array(self.children.iter().map(|c| c.to_json(human)).collect()),
             );
         }
         Value::Object(m)
@@ -130,18 +130,54 @@ pub struct ShardProfile {
     pub aggs: Vec<aggregation::AggProfile>,
 }
 
+/// `time_in_nanos`, after its text when `human` asks (`XContentBuilder.humanReadableField`).
+pub fn put_time(m: &mut Map<String, Value>, nanos: u64, human: bool) {
+    if human {
+        m.insert("time".into(), json!(human_time(nanos)));
+    }
+    m.insert("time_in_nanos".into(), json!(nanos));
+}
+
+/// OpenSearch's `TimeValue.toString` of a duration in nanoseconds: the largest unit it reaches,
+/// one fractional digit cut (not rounded), none when that digit is 0.
+pub fn human_time(nanos: u64) -> String {
+    if nanos == 0 {
+        return "0s".into();
+    }
+    let units: [(u64, &str); 6] = [
+        (86_400_000_000_000, "d"),
+        (3_600_000_000_000, "h"),
+        (60_000_000_000, "m"),
+        (1_000_000_000, "s"),
+        (1_000_000, "ms"),
+        (1_000, "micros"),
+    ];
+    let (per, suffix) = units
+        .iter()
+        .find(|(per, _)| nanos >= *per)
+        .copied()
+        .unwrap_or((1, "nanos"));
+    let whole = nanos / per;
+    let tenth = (nanos % per) * 10 / per;
+    if tenth == 0 {
+        format!("{whole}{suffix}")
+    } else {
+        format!("{whole}.{tenth}{suffix}")
+    }
+}
+
 impl ShardProfile {
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self, human: bool) -> Value {
         json!({
             "id": self.id,
             "inbound_network_time_in_millis": 0,
             "outbound_network_time_in_millis": 0,
             "searches": [{
-                "query": self.queries.iter().map(query::QueryProfile::to_json).collect::<Vec<_>>(),
+                "query": self.queries.iter().map(|q| q.to_json(human)).collect::<Vec<_>>(),
                 "rewrite_time": self.rewrite_nanos,
-                "collector": [self.collector.to_json()],
+                "collector": [self.collector.to_json(human)],
             }],
-            "aggregations": self.aggs.iter().map(aggregation::AggProfile::to_json).collect::<Vec<_>>(),
+            "aggregations": self.aggs.iter().map(|a| a.to_json(human)).collect::<Vec<_>>(),
         })
     }
 }
@@ -182,5 +218,20 @@ mod tests {
             aggs: &[],
         };
         assert_eq!(collectors(&count, 3, 0).reason, "search_count");
+    }
+
+    #[test]
+    fn human_times_as_time_value_prints_them() {
+        for (nanos, text) in [
+            (17_561_133, "17.5ms"),
+            (252_896, "252.8micros"),
+            (91_606, "91.6micros"),
+            (2_000_000, "2ms"),
+            (999, "999nanos"),
+            (0, "0s"),
+            (1_500_000_000, "1.5s"),
+        ] {
+            assert_eq!(human_time(nanos), text);
+        }
     }
 }

@@ -58,16 +58,16 @@ pub struct QueryProfile {
 }
 
 impl QueryProfile {
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self, human: bool) -> Value {
         let mut m = Map::new();
         m.insert("type".into(), json!(self.type_name));
         m.insert("description".into(), json!(self.description));
-        m.insert("time_in_nanos".into(), json!(self.breakdown.total()));
+        super::put_time(&mut m, self.breakdown.total(), human);
         m.insert("breakdown".into(), self.breakdown.to_json());
         if !self.children.is_empty() {
             m.insert(
                 "children".into(),
-                Value::Array(self.children.iter().map(QueryProfile::to_json).collect()),
+                Value::Array(self.children.iter().map(|c| c.to_json(human)).collect()),
             );
         }
         Value::Object(m)

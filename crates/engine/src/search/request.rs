@@ -71,6 +71,8 @@ pub struct SearchRequest {
     pub aggs: Option<std::sync::Arc<crate::aggs::Aggs>>,
     /// `profile`: each shard's timings in the response.
     pub profile: bool,
+    /// `human`: the profile's times also as text (`17.5ms`).
+    pub human: bool,
     /// `typed_keys`: aggregation names prefixed with their types.
     pub typed_keys: bool,
     /// `request_cache`, when given.
@@ -353,6 +355,7 @@ impl SearchRequest {
             suggest_only: false,
             aggs: None,
             profile: false,
+            human: p.bool("human", false)?,
             typed_keys: p.bool("typed_keys", false)?,
             request_cache: match p.str("request_cache") {
                 Some(_) => Some(p.bool("request_cache", false)?),
