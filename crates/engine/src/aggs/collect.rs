@@ -25,6 +25,7 @@ impl ShardAggs {
             .map(|p| match p {
                 Part::Terms(b) => b.len(),
                 Part::Histogram(h) => h.len(),
+                Part::NumHistogram(h) => h.len(),
                 _ => 1,
             })
             .sum()
@@ -55,6 +56,9 @@ pub(crate) enum Part {
     Terms(Vec<Bucket>),
     /// Bucket key (epoch millis) → doc count and metrics.
     Histogram(BTreeMap<i64, (u64, Vec<Stats>)>),
+    /// A numeric histogram's buckets: key (as `f64_to_u64`, so the map orders them) → doc
+    /// count and metrics.
+    NumHistogram(BTreeMap<u64, (u64, Vec<Stats>)>),
     Metric(Stats),
 }
 
@@ -144,6 +148,7 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
     let field = match kind {
         AggKind::Terms { field, .. }
         | AggKind::DateHistogram { field, .. }
+        | AggKind::Histogram { field, .. }
         | AggKind::Metric { field, .. } => field,
     };
     let Some(fm) = mapping.field(field) else {
@@ -219,6 +224,16 @@ pub fn collect(
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<Vec<_>>>()?;
+    for a in &aggs.0 {
+        if let AggKind::Histogram { interval, .. } = a.kind {
+            if interval <= 0.0 {
+                return Err(Error::illegal_argument(format!(
+                    "interval must be positive, got: {}",
+                    crate::query::function_score::java_double(interval)
+                )));
+            }
+        }
+    }
     let mut parts: Vec<Part> = aggs
         .0
         .iter()
@@ -227,6 +242,7 @@ pub fn collect(
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
+            (_, AggKind::Histogram { .. }) => Part::NumHistogram(BTreeMap::new()),
             (Source::Number(n), AggKind::Metric { .. }) => {
                 Part::Metric(Stats::new(*n == NumType::Date))
             }
@@ -342,6 +358,24 @@ pub fn collect(
                             add_subs(doc, &subs[i], &mut e.1, &mut sub_seen);
                         }
                     }
+                    (Open::Number(c, n), Part::NumHistogram(h)) => {
+                        let AggKind::Histogram {
+                            interval, offset, ..
+                        } = aggs.0[i].kind
+                        else {
+                            continue;
+                        };
+                        // A doc counts once per bucket its values fall in.
+                        let buckets = c.values_for_doc(doc).map(|raw| {
+                            tantivy::f64_to_u64(histogram_key(value(*n, raw), interval, offset))
+                        });
+                        distinct(&mut seen, buckets);
+                        for &key in &seen {
+                            let e = h.entry(key).or_insert_with(|| (0, fresh(&sub_sources[i])));
+                            e.0 += 1;
+                            add_subs(doc, &subs[i], &mut e.1, &mut sub_seen);
+                        }
+                    }
                     (Open::Number(c, n), Part::Metric(s)) => {
                         if single[i] {
                             if let Some(raw) = c.first(doc) {
@@ -407,6 +441,12 @@ pub fn collect(
     Ok(ShardAggs(parts))
 }
 
+/// The key of a numeric histogram's bucket holding `v`, computed in doubles as OpenSearch's
+/// `Math.floor((value - offset) / interval) * interval + offset`.
+pub(crate) fn histogram_key(v: f64, interval: f64, offset: f64) -> f64 {
+    ((v - offset) / interval).floor() * interval + offset
+}
+
 /// A histogram bucket being counted: `[lo, hi)` holds the values of bucket `lo`.
 #[derive(Default)]
 struct Run {
@@ -445,6 +485,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
     match kind {
         AggKind::Terms { .. } => "terms",
         AggKind::DateHistogram { .. } => "date_histogram",
+        AggKind::Histogram { .. } => "histogram",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

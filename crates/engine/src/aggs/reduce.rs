@@ -83,6 +83,21 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     .collect();
                 ("date_histogram", json!({ "buckets": buckets }))
             }
+            AggKind::Histogram {
+                interval,
+                offset,
+                min_doc_count,
+                keyed,
+                ..
+            } => (
+                "histogram",
+                histogram(
+                    agg,
+                    parts,
+                    (*interval, *offset, *min_doc_count, *keyed),
+                    typed_keys,
+                ),
+            ),
             AggKind::Metric { metric, .. } => {
                 let mut s: Option<Stats> = None;
                 for p in parts {
@@ -104,6 +119,60 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
     // OpenSearch keeps the aggregations by name in a Java `HashMap`.
     crate::util::java_hash::hash_order(&mut out);
     Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
+}
+
+/// A numeric histogram merged over the shards: with a minimum of 0, the empty buckets between
+/// the first and the last too, each key the next as OpenSearch's `InternalHistogram` steps
+/// (`round(key + 1.5 * interval)`, in doubles); keyed by `Double.toString` of the key if asked.
+fn histogram(
+    agg: &super::request::Agg,
+    parts: Vec<Part>,
+    (interval, offset, min_doc_count, keyed): (f64, f64, u64, bool),
+    typed_keys: bool,
+) -> Value {
+    let mut merged: BTreeMap<u64, (u64, Vec<Stats>)> = BTreeMap::new();
+    for p in parts {
+        if let Part::NumHistogram(h) = p {
+            for (k, (n, stats)) in h {
+                let e = merged.entry(k).or_insert_with(|| (0, Vec::new()));
+                e.0 += n;
+                merge_stats(&mut e.1, stats);
+            }
+        }
+    }
+    let mut keys: Vec<f64> = merged.keys().map(|k| tantivy::u64_to_f64(*k)).collect();
+    if let (0, Some(&first), Some(&last)) = (min_doc_count, keys.first(), keys.last()) {
+        keys.clear();
+        let mut k = first;
+        while k <= last {
+            keys.push(k);
+            let after =
+                super::collect::histogram_key(k + interval + interval / 2.0, interval, offset);
+            if after <= k {
+                break;
+            }
+            k = after;
+        }
+    }
+    let empty = (0, Vec::new());
+    let buckets = keys
+        .into_iter()
+        .map(|k| (k, merged.get(&tantivy::f64_to_u64(k)).unwrap_or(&empty)))
+        .filter(|(_, (n, _))| *n >= min_doc_count)
+        .map(|(k, (n, stats))| {
+            let mut b = Map::new();
+            b.insert("key".into(), json!(k));
+            b.insert("doc_count".into(), Value::from(*n));
+            bucket_metrics(&mut b, agg, stats, typed_keys);
+            (k, Value::Object(b))
+        });
+    if keyed {
+        let map: Map<String, Value> = buckets
+            .map(|(k, b)| (crate::query::function_score::java_double(k), b))
+            .collect();
+        return json!({ "buckets": map });
+    }
+    json!({ "buckets": buckets.map(|(_, b)| b).collect::<Vec<_>>() })
 }
 
 fn typed(prefix: &str, name: &str, typed_keys: bool) -> String {

@@ -30,6 +30,14 @@ pub enum AggKind {
         interval: Interval,
         min_doc_count: u64,
     },
+    /// A numeric histogram: buckets `interval` wide, shifted by `offset`.
+    Histogram {
+        field: String,
+        interval: f64,
+        offset: f64,
+        min_doc_count: u64,
+        keyed: bool,
+    },
     Metric {
         field: String,
         metric: Metric,
@@ -74,7 +82,6 @@ pub enum Interval {
 
 /// Aggregation types OpenSearch knows that Quarry does not run yet: refused by name.
 const NOT_YET: &[&str] = &[
-    "histogram",
     "range",
     "date_range",
     "ip_range",
@@ -172,6 +179,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
             let parsed = match key.as_str() {
                 "terms" => terms(name, body)?,
                 "date_histogram" => date_histogram(body)?,
+                "histogram" => histogram(name, body)?,
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -354,6 +362,59 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
     })
 }
 
+/// A double option of an aggregation, read as OpenSearch's object parser reads it.
+fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
+    crate::dsl::double(agg, key, v).map_err(|e| {
+        x_content(format!("[{agg}] failed to parse field [{key}]"), v.pos).caused_by(e)
+    })
+}
+
+fn histogram(name: &str, body: &Node) -> Result<AggKind> {
+    const AGG: &str = "histogram";
+    let mut field = None;
+    // Left out, the interval is 0, which each shard refuses.
+    let mut interval = 0.0;
+    let mut offset = 0.0;
+    let mut min_doc_count = 0;
+    let mut keyed = false;
+    for (key, key_pos, v) in object(AGG, body)? {
+        match key.as_str() {
+            "field" => field = Some(text(AGG, key, v)?),
+            "interval" => {
+                interval = double(AGG, key, v)?;
+                if interval <= 0.0 {
+                    return Err(
+                        x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
+                            .caused_by(Error::illegal_argument(format!(
+                                "[interval] must be >0 for histogram aggregation [{name}]"
+                            ))),
+                    );
+                }
+            }
+            "offset" => offset = double(AGG, key, v)?,
+            "min_doc_count" => {
+                let n = count(AGG, key, v)?;
+                if n < 0 {
+                    return Err(x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
+                        .caused_by(Error::illegal_argument(format!(
+                            "[minDocCount] must be greater than or equal to 0. Found [{n}] in [{name}]"
+                        ))));
+                }
+                min_doc_count = n as u64;
+            }
+            "keyed" => keyed = crate::dsl::boolean(AGG, key, v)?,
+            _ => return Err(unknown(AGG, key, *key_pos)),
+        }
+    }
+    Ok(AggKind::Histogram {
+        field: required_field(field)?,
+        interval,
+        offset,
+        min_doc_count,
+        keyed,
+    })
+}
+
 fn date_histogram(body: &Node) -> Result<AggKind> {
     let mut field = None;
     let mut interval = None;
@@ -487,7 +548,16 @@ mod tests {
             e.reason,
             "Required one of fields [field, script], but none were specified. "
         );
-        let e = aggs(r#"{"a":{"histogram":{"field":"n"}}}"#).unwrap_err();
-        assert_eq!(e.reason, "[histogram] aggregations are not supported yet");
+        let e = aggs(r#"{"a":{"range":{"field":"n"}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[range] aggregations are not supported yet");
+        let e = aggs(r#"{"h":{"histogram":{"field":"n","interval":-1}}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "[1:43] [histogram] failed to parse field [interval]"
+        );
+        assert_eq!(
+            e.caused_by.unwrap().reason,
+            "[interval] must be >0 for histogram aggregation [h]"
+        );
     }
 }

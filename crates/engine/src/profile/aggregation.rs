@@ -58,6 +58,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
             _ => "NumericTermsAggregator",
         },
         AggKind::DateHistogram { .. } => "DateHistogramAggregator",
+        AggKind::Histogram { .. } => "NumericHistogramAggregator",
         AggKind::Metric { metric, .. } => match metric {
             Metric::Stats => "StatsAggregator",
             Metric::Min => "MinAggregator",
