@@ -26,6 +26,7 @@ impl ShardAggs {
                 Part::Terms(b) => b.len(),
                 Part::Histogram(h) => h.len(),
                 Part::NumHistogram(h) => h.len(),
+                Part::Range(r) => r.len(),
                 _ => 1,
             })
             .sum()
@@ -59,6 +60,8 @@ pub(crate) enum Part {
     /// A numeric histogram's buckets: key (as `f64_to_u64`, so the map orders them) → doc
     /// count and metrics.
     NumHistogram(BTreeMap<u64, (u64, Vec<Stats>)>),
+    /// Each range's doc count and metrics, in the ranges' order (`resolve_ranges`).
+    Range(Vec<(u64, Vec<Stats>)>),
     Metric(Stats),
 }
 
@@ -149,6 +152,7 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
         AggKind::Terms { field, .. }
         | AggKind::DateHistogram { field, .. }
         | AggKind::Histogram { field, .. }
+        | AggKind::Range { field, .. }
         | AggKind::Metric { field, .. } => field,
     };
     let Some(fm) = mapping.field(field) else {
@@ -162,6 +166,11 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
     };
     let source = match (kind, fm.ty) {
         (_, FieldType::Text) => return Err(Error::text_fielddata(field)),
+        (AggKind::Range { .. }, FieldType::Date) => {
+            return Err(Error::illegal_argument(
+                "[range] aggregations on date fields are not supported yet",
+            ))
+        }
         (AggKind::Terms { .. }, FieldType::Keyword) => Source::Keyword,
         // Values of any type count.
         (
@@ -224,7 +233,12 @@ pub fn collect(
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<Vec<_>>>()?;
+    let mut resolved: Vec<Vec<ResolvedRange>> = Vec::with_capacity(aggs.0.len());
     for a in &aggs.0 {
+        resolved.push(match &a.kind {
+            AggKind::Range { ranges, .. } => resolve_ranges(&a.name, ranges)?,
+            _ => Vec::new(),
+        });
         if let AggKind::Histogram { interval, .. } = a.kind {
             if interval <= 0.0 {
                 return Err(Error::illegal_argument(format!(
@@ -237,12 +251,13 @@ pub fn collect(
     let mut parts: Vec<Part> = aggs
         .0
         .iter()
-        .zip(&sources)
-        .map(|(a, (_, s))| match (s, &a.kind) {
+        .zip(sources.iter().zip(&sub_sources))
+        .map(|(a, ((_, s), sub))| match (s, &a.kind) {
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
             (_, AggKind::Histogram { .. }) => Part::NumHistogram(BTreeMap::new()),
+            (_, AggKind::Range { ranges, .. }) => Part::Range(vec![(0, fresh(sub)); ranges.len()]),
             (Source::Number(n), AggKind::Metric { .. }) => {
                 Part::Metric(Stats::new(*n == NumType::Date))
             }
@@ -376,6 +391,15 @@ pub fn collect(
                             add_subs(doc, &subs[i], &mut e.1, &mut sub_seen);
                         }
                     }
+                    (Open::Number(c, n), Part::Range(buckets)) => {
+                        // A doc counts once in each range one of its values falls in.
+                        for (r, bucket) in resolved[i].iter().zip(buckets.iter_mut()) {
+                            if c.values_for_doc(doc).any(|raw| r.holds(value(*n, raw))) {
+                                bucket.0 += 1;
+                                add_subs(doc, &subs[i], &mut bucket.1, &mut sub_seen);
+                            }
+                        }
+                    }
                     (Open::Number(c, n), Part::Metric(s)) => {
                         if single[i] {
                             if let Some(raw) = c.first(doc) {
@@ -441,6 +465,70 @@ pub fn collect(
     Ok(ShardAggs(parts))
 }
 
+/// A range with its bounds read as numbers and its key (`from-to` in Java's doubles, `*` for
+/// no bound, unless the request named it).
+#[derive(Debug, Clone)]
+pub(crate) struct ResolvedRange {
+    pub key: String,
+    pub from: Option<f64>,
+    pub to: Option<f64>,
+}
+
+impl ResolvedRange {
+    fn holds(&self, v: f64) -> bool {
+        self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
+    }
+}
+
+/// The ranges as each shard reads them (Java's `Double.parseDouble` of each bound), sorted by
+/// `from` then `to` as OpenSearch's range aggregator sorts them.
+pub(crate) fn resolve_ranges(
+    name: &str,
+    ranges: &[super::request::RangeSpec],
+) -> Result<Vec<ResolvedRange>> {
+    if ranges.is_empty() {
+        return Err(Error::illegal_argument(format!(
+            "No [ranges] specified for the [{name}] aggregation"
+        )));
+    }
+    let number = |s: &Option<String>| -> Result<Option<f64>> {
+        let Some(s) = s else { return Ok(None) };
+        match s.trim().parse::<f64>() {
+            Ok(v) => Ok(Some(v)),
+            Err(_) if s.trim().is_empty() => Err(Error::new(
+                crate::error::ErrorKind::NumberFormat,
+                "empty String",
+            )),
+            Err(_) => Err(Error::new(
+                crate::error::ErrorKind::NumberFormat,
+                format!("For input string: \"{s}\""),
+            )),
+        }
+    };
+    let text =
+        |v: Option<f64>| v.map_or("*".to_string(), crate::query::function_score::java_double);
+    let mut out = ranges
+        .iter()
+        .map(|r| {
+            let (from, to) = (number(&r.from)?, number(&r.to)?);
+            Ok(ResolvedRange {
+                key: r
+                    .key
+                    .clone()
+                    .unwrap_or_else(|| format!("{}-{}", text(from), text(to))),
+                from,
+                to,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    out.sort_by(|a, b| {
+        let lo = |r: &ResolvedRange| r.from.unwrap_or(f64::NEG_INFINITY);
+        let hi = |r: &ResolvedRange| r.to.unwrap_or(f64::INFINITY);
+        lo(a).total_cmp(&lo(b)).then(hi(a).total_cmp(&hi(b)))
+    });
+    Ok(out)
+}
+
 /// The key of a numeric histogram's bucket holding `v`, computed in doubles as OpenSearch's
 /// `Math.floor((value - offset) / interval) * interval + offset`.
 pub(crate) fn histogram_key(v: f64, interval: f64, offset: f64) -> f64 {
@@ -486,6 +574,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Terms { .. } => "terms",
         AggKind::DateHistogram { .. } => "date_histogram",
         AggKind::Histogram { .. } => "histogram",
+        AggKind::Range { .. } => "range",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

@@ -98,6 +98,9 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     typed_keys,
                 ),
             ),
+            AggKind::Range { ranges, keyed, .. } => {
+                ("range", range(agg, ranges, parts, *keyed, typed_keys))
+            }
             AggKind::Metric { metric, .. } => {
                 let mut s: Option<Stats> = None;
                 for p in parts {
@@ -171,6 +174,48 @@ fn histogram(
             .map(|(k, b)| (crate::query::function_score::java_double(k), b))
             .collect();
         return json!({ "buckets": map });
+    }
+    json!({ "buckets": buckets.map(|(_, b)| b).collect::<Vec<_>>() })
+}
+
+/// A range aggregation merged over the shards: each range's bucket in the sorted order, with
+/// `key`, `from`, `to` (where bounded) and `doc_count`; keyed by key if asked. An unmapped
+/// field still lists its ranges, empty.
+fn range(
+    agg: &super::request::Agg,
+    ranges: &[super::request::RangeSpec],
+    parts: Vec<Part>,
+    keyed: bool,
+    typed_keys: bool,
+) -> Value {
+    // The shards read the same ranges without failing, or there is nothing to reduce.
+    let resolved = super::collect::resolve_ranges(&agg.name, ranges).unwrap_or_default();
+    let mut merged: Vec<(u64, Vec<Stats>)> = resolved.iter().map(|_| (0, Vec::new())).collect();
+    for p in parts {
+        if let Part::Range(list) = p {
+            for (into, (n, stats)) in merged.iter_mut().zip(list) {
+                into.0 += n;
+                merge_stats(&mut into.1, stats);
+            }
+        }
+    }
+    let buckets = resolved.iter().zip(&merged).map(|(r, (n, stats))| {
+        let mut b = Map::new();
+        if !keyed {
+            b.insert("key".into(), json!(r.key));
+        }
+        if let Some(f) = r.from {
+            b.insert("from".into(), json!(f));
+        }
+        if let Some(t) = r.to {
+            b.insert("to".into(), json!(t));
+        }
+        b.insert("doc_count".into(), Value::from(*n));
+        bucket_metrics(&mut b, agg, stats, typed_keys);
+        (r.key.clone(), Value::Object(b))
+    });
+    if keyed {
+        return json!({ "buckets": buckets.collect::<Map<String, Value>>() });
     }
     json!({ "buckets": buckets.map(|(_, b)| b).collect::<Vec<_>>() })
 }

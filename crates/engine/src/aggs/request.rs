@@ -38,10 +38,25 @@ pub enum AggKind {
         min_doc_count: u64,
         keyed: bool,
     },
+    /// Buckets of values in `[from, to)` ranges.
+    Range {
+        field: String,
+        ranges: Vec<RangeSpec>,
+        keyed: bool,
+    },
     Metric {
         field: String,
         metric: Metric,
     },
+}
+
+/// One range of a `range` aggregation as written: its bounds are read as numbers by each shard
+/// (a string that is not one fails there, as in OpenSearch).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeSpec {
+    pub key: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,7 +97,6 @@ pub enum Interval {
 
 /// Aggregation types OpenSearch knows that Quarry does not run yet: refused by name.
 const NOT_YET: &[&str] = &[
-    "range",
     "date_range",
     "ip_range",
     "filter",
@@ -180,6 +194,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 "terms" => terms(name, body)?,
                 "date_histogram" => date_histogram(body)?,
                 "histogram" => histogram(name, body)?,
+                "range" => range(body)?,
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -369,6 +384,92 @@ fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
     })
 }
 
+fn range(body: &Node) -> Result<AggKind> {
+    const AGG: &str = "range";
+    let mut field = None;
+    let mut ranges = Vec::new();
+    let mut keyed = false;
+    for (key, key_pos, v) in object(AGG, body)? {
+        match key.as_str() {
+            "field" => field = Some(text(AGG, key, v)?),
+            "keyed" => keyed = crate::dsl::boolean(AGG, key, v)?,
+            // An object array also takes a single object.
+            "ranges" => {
+                let items: Vec<&Node> = match &v.v {
+                    J::Arr(items) => items.iter().collect(),
+                    J::Obj(_) => vec![v],
+                    _ => {
+                        return Err(x_content(
+                            format!(
+                                "[{AGG}] ranges doesn't support values of type: {}",
+                                v.token()
+                            ),
+                            v.pos,
+                        ))
+                    }
+                };
+                for item in items {
+                    ranges.push(range_spec(item).map_err(|(e, at)| {
+                        x_content(format!("[{AGG}] failed to parse field [{key}]"), at).caused_by(e)
+                    })?);
+                }
+            }
+            _ => return Err(unknown(AGG, key, *key_pos)),
+        }
+    }
+    Ok(AggKind::Range {
+        field: required_field(field)?,
+        ranges,
+        keyed,
+    })
+}
+
+/// One `{from, to, key}`; a refusal with where the parser stood.
+fn range_spec(item: &Node) -> std::result::Result<RangeSpec, (Error, crate::dsl::json::Pos)> {
+    const AGG: &str = "range";
+    let Some(fields) = item.as_obj() else {
+        let e = x_content(
+            format!("[{AGG}] Expected START_OBJECT but was: {}", item.token()),
+            item.pos,
+        );
+        return Err((e, item.pos));
+    };
+    let mut spec = RangeSpec {
+        key: None,
+        from: None,
+        to: None,
+    };
+    for (key, key_pos, v) in fields {
+        let value = match &v.v {
+            J::Null => None,
+            J::Str(s) => Some(s.clone()),
+            J::Num(_, raw) => Some(raw.to_string()),
+            _ => {
+                let e = x_content(
+                    format!(
+                        "[{AGG}] {key} doesn't support values of type: {}",
+                        v.token()
+                    ),
+                    v.pos,
+                );
+                return Err((e, v.pos));
+            }
+        };
+        match key.as_str() {
+            "key" => spec.key = value,
+            "from" => spec.from = value,
+            "to" => spec.to = value,
+            _ => {
+                return Err((
+                    x_content(format!("[{AGG}] unknown field [{key}]"), *key_pos),
+                    v.pos,
+                ))
+            }
+        }
+    }
+    Ok(spec)
+}
+
 fn histogram(name: &str, body: &Node) -> Result<AggKind> {
     const AGG: &str = "histogram";
     let mut field = None;
@@ -548,8 +649,14 @@ mod tests {
             e.reason,
             "Required one of fields [field, script], but none were specified. "
         );
-        let e = aggs(r#"{"a":{"range":{"field":"n"}}}"#).unwrap_err();
-        assert_eq!(e.reason, "[range] aggregations are not supported yet");
+        let e = aggs(r#"{"a":{"cardinality":{"field":"n"}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[cardinality] aggregations are not supported yet");
+        let e = aggs(r#"{"r":{"range":{"field":"n","ranges":[{"bogus":3}]}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[1:47] [range] failed to parse field [ranges]");
+        assert_eq!(
+            e.caused_by.unwrap().reason,
+            "[1:39] [range] unknown field [bogus]"
+        );
         let e = aggs(r#"{"h":{"histogram":{"field":"n","interval":-1}}}"#).unwrap_err();
         assert_eq!(
             e.reason,
