@@ -27,6 +27,7 @@ impl ShardAggs {
                 Part::Histogram(h) => h.len(),
                 Part::NumHistogram(h) => h.len(),
                 Part::Range(r) => r.len(),
+                Part::Distinct { terms, raws } => terms.len() + raws.len(),
                 _ => 1,
             })
             .sum()
@@ -62,6 +63,11 @@ pub(crate) enum Part {
     NumHistogram(BTreeMap<u64, (u64, Vec<Stats>)>),
     /// Each range's doc count and metrics, in the ranges' order (`resolve_ranges`).
     Range(Vec<(u64, Vec<Stats>)>),
+    /// The distinct values seen: a keyword's terms, or a number's column values.
+    Distinct {
+        terms: rustc_hash::FxHashSet<Vec<u8>>,
+        raws: rustc_hash::FxHashSet<u64>,
+    },
     Metric(Stats),
 }
 
@@ -153,6 +159,7 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
         | AggKind::DateHistogram { field, .. }
         | AggKind::Histogram { field, .. }
         | AggKind::Range { field, .. }
+        | AggKind::Cardinality { field }
         | AggKind::Metric { field, .. } => field,
     };
     let Some(fm) = mapping.field(field) else {
@@ -171,7 +178,10 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
                 "[range] aggregations on date fields are not supported yet",
             ))
         }
-        (AggKind::Terms { .. }, FieldType::Keyword) => Source::Keyword,
+        (
+            AggKind::Terms { .. } | AggKind::Cardinality { .. },
+            FieldType::Keyword | FieldType::Ip,
+        ) => Source::Keyword,
         // Values of any type count.
         (
             AggKind::Metric {
@@ -258,6 +268,10 @@ pub fn collect(
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
             (_, AggKind::Histogram { .. }) => Part::NumHistogram(BTreeMap::new()),
             (_, AggKind::Range { ranges, .. }) => Part::Range(vec![(0, fresh(sub)); ranges.len()]),
+            (_, AggKind::Cardinality { .. }) => Part::Distinct {
+                terms: Default::default(),
+                raws: Default::default(),
+            },
             (Source::Number(n), AggKind::Metric { .. }) => {
                 Part::Metric(Stats::new(*n == NumType::Date))
             }
@@ -322,6 +336,14 @@ pub fn collect(
                             distinct(&mut seen, c.ords().values_for_doc(doc));
                             s.count += seen.len() as u64;
                         }
+                    }
+                    (Open::Keyword(c), Part::Distinct { .. }) => {
+                        for ord in c.ords().values_for_doc(doc) {
+                            ord_counts[i][ord as usize] = 1;
+                        }
+                    }
+                    (Open::Number(c, _), Part::Distinct { raws, .. }) => {
+                        raws.extend(c.values_for_doc(doc));
                     }
                     (Open::Keyword(c), _) => {
                         if single[i] && !metrics {
@@ -428,6 +450,17 @@ pub fn collect(
             }
         }
         for (i, col) in segment.iter().enumerate() {
+            if let (Open::Keyword(c), Part::Distinct { terms, .. }) = (col, &mut parts[i]) {
+                let used = ord_counts[i].iter().enumerate().filter(|(_, n)| **n > 0);
+                c.dictionary().sorted_ords_to_term_cb(
+                    used.map(|(ord, _)| ord as u64),
+                    |bytes| {
+                        terms.insert(bytes.to_vec());
+                        Ok(())
+                    },
+                )?;
+                continue;
+            }
             if let (Open::Keyword(c), Part::Terms(_)) = (col, &parts[i]) {
                 // Named in one sorted walk of the dictionary (a lookup per ordinal seeks a
                 // block each time).
@@ -575,6 +608,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::DateHistogram { .. } => "date_histogram",
         AggKind::Histogram { .. } => "histogram",
         AggKind::Range { .. } => "range",
+        AggKind::Cardinality { .. } => "cardinality",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

@@ -98,6 +98,17 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     typed_keys,
                 ),
             ),
+            AggKind::Cardinality { .. } => {
+                let mut terms = rustc_hash::FxHashSet::default();
+                let mut raws = rustc_hash::FxHashSet::default();
+                for p in parts {
+                    if let Part::Distinct { terms: t, raws: r } = p {
+                        terms.extend(t);
+                        raws.extend(r);
+                    }
+                }
+                ("cardinality", json!({ "value": terms.len() + raws.len() }))
+            }
             AggKind::Range { ranges, keyed, .. } => {
                 ("range", range(agg, ranges, parts, *keyed, typed_keys))
             }

@@ -48,6 +48,11 @@ pub enum AggKind {
         field: String,
         metric: Metric,
     },
+    /// The number of distinct values, counted exactly (OpenSearch's HyperLogLog++ is exact
+    /// below its `precision_threshold`, 3,000 by default, and estimates above it).
+    Cardinality {
+        field: String,
+    },
 }
 
 /// One range of a `range` aggregation as written: its bounds are read as numbers by each shard
@@ -118,7 +123,6 @@ const NOT_YET: &[&str] = &[
     "geohash_grid",
     "geotile_grid",
     "geo_distance",
-    "cardinality",
     "extended_stats",
     "percentiles",
     "percentile_ranks",
@@ -195,6 +199,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 "date_histogram" => date_histogram(body)?,
                 "histogram" => histogram(name, body)?,
                 "range" => range(body)?,
+                "cardinality" => cardinality(name, body)?,
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -233,7 +238,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 def.end,
             ));
         };
-        let bucketing = !matches!(kind, AggKind::Metric { .. });
+        let bucketing = !matches!(kind, AggKind::Metric { .. } | AggKind::Cardinality { .. });
         if !subs.is_empty() && !bucketing {
             return Err(Error::new(
                 ErrorKind::AggregationInitialization,
@@ -241,6 +246,14 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                     "Aggregator [{name}] of type [{}] cannot accept sub-aggregations",
                     super::collect::type_name(&kind)
                 ),
+            ));
+        }
+        if subs
+            .iter()
+            .any(|s| matches!(s.kind, AggKind::Cardinality { .. }))
+        {
+            return Err(Error::illegal_argument(
+                "[cardinality] under a bucket aggregation is not supported yet",
             ));
         }
         if subs
@@ -381,6 +394,30 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
 fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
     crate::dsl::double(agg, key, v).map_err(|e| {
         x_content(format!("[{agg}] failed to parse field [{key}]"), v.pos).caused_by(e)
+    })
+}
+
+fn cardinality(name: &str, body: &Node) -> Result<AggKind> {
+    const AGG: &str = "cardinality";
+    let mut field = None;
+    for (key, key_pos, v) in object(AGG, body)? {
+        match key.as_str() {
+            "field" => field = Some(text(AGG, key, v)?),
+            // Quarry counts exactly at any threshold; the option is checked as OpenSearch does.
+            "precision_threshold" => {
+                let n = count(AGG, key, v)?;
+                if n < 0 {
+                    return Err(x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
+                        .caused_by(Error::illegal_argument(format!(
+                            "[precisionThreshold] must be greater than or equal to 0. Found [{n}] in [{name}]"
+                        ))));
+                }
+            }
+            _ => return Err(unknown(AGG, key, *key_pos)),
+        }
+    }
+    Ok(AggKind::Cardinality {
+        field: required_field(field)?,
     })
 }
 
@@ -649,8 +686,8 @@ mod tests {
             e.reason,
             "Required one of fields [field, script], but none were specified. "
         );
-        let e = aggs(r#"{"a":{"cardinality":{"field":"n"}}}"#).unwrap_err();
-        assert_eq!(e.reason, "[cardinality] aggregations are not supported yet");
+        let e = aggs(r#"{"a":{"percentiles":{"field":"n"}}}"#).unwrap_err();
+        assert_eq!(e.reason, "[percentiles] aggregations are not supported yet");
         let e = aggs(r#"{"r":{"range":{"field":"n","ranges":[{"bogus":3}]}}}"#).unwrap_err();
         assert_eq!(e.reason, "[1:47] [range] failed to parse field [ranges]");
         assert_eq!(

@@ -60,6 +60,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
         AggKind::DateHistogram { .. } => "DateHistogramAggregator",
         AggKind::Histogram { .. } => "NumericHistogramAggregator",
         AggKind::Range { .. } => "RangeAggregator",
+        AggKind::Cardinality { .. } => "CardinalityAggregator",
         AggKind::Metric { metric, .. } => match metric {
             Metric::Stats => "StatsAggregator",
             Metric::Min => "MinAggregator",
