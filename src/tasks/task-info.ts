@@ -1,6 +1,8 @@
 // What the tasks API reads from the registry: a task as OpenSearch's `TaskInfo` prints it, task
 // ids (`<node>:<number>`), and the filters `_tasks` and `_tasks/_cancel` take.
 import { illegalArgument, malformedTaskId } from '../http/error-table';
+import { parseBoolParam } from '../http/common-params';
+import { parseTimeValue, timeValueMillis } from '../config/units';
 import type { Task, TaskManager } from './task-manager';
 
 export interface TaskId {
@@ -71,4 +73,33 @@ export type GroupBy = 'nodes' | 'parents' | 'none';
 export function parseGroupBy(v: string | undefined): GroupBy {
   if (v === undefined || v === 'nodes' || v === 'parents' || v === 'none') return v ?? 'nodes';
   throw illegalArgument(`[group_by] must be one of [nodes], [parents] or [none] but was [${v}]`);
+}
+
+/** The URL parameters of listing and cancelling (the spec gives cancel the list's). */
+export const TASKS_PARAMS = ['actions', 'cluster_manager_timeout', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'timeout', 'wait_for_completion'] as const;
+
+export interface TasksRequest {
+  readonly detailed: boolean;
+  readonly wait: boolean;
+  readonly groupBy: GroupBy;
+  /** How long `wait_for_completion` waits: `timeout`, 30s by default. */
+  readonly timeoutMs: number;
+  readonly filter: TaskFilter;
+}
+
+export function waitTimeoutMillis(timeout: string | undefined): number {
+  if (timeout === undefined) return 30_000;
+  const ms = timeValueMillis(parseTimeValue(timeout, 'timeout'));
+  return ms < 0 ? 30_000 : ms;
+}
+
+/** The parameters as the list and cancel requests read them, refused with OpenSearch's messages. */
+export function tasksRequest(params: Readonly<Record<string, string>>): TasksRequest {
+  return {
+    detailed: parseBoolParam('detailed', params.detailed),
+    wait: parseBoolParam('wait_for_completion', params.wait_for_completion),
+    groupBy: parseGroupBy(params.group_by),
+    timeoutMs: waitTimeoutMillis(params.timeout),
+    filter: taskFilter(params),
+  };
 }

@@ -1,11 +1,10 @@
 import { route, type ActionSpec } from '../../http/action';
-import { parseBoolParam } from '../../http/common-params';
 import type { NodeContext } from '../../node-context';
 import type { Task } from '../../tasks/task-manager';
-import { parseGroupBy, parseTaskId, selectTasks, taskFilter } from '../../tasks/task-info';
+import { parseTaskId, selectTasks, tasksRequest, TASKS_PARAMS } from '../../tasks/task-info';
 import { selectsThisNode } from '../nodes/facts';
 import { json, nodeFailure, tasksBody } from './render';
-import { waitForTasks, waitTimeoutMillis } from './wait';
+import { waitForTasks } from './wait';
 
 const REASON = 'by user request';
 
@@ -20,15 +19,10 @@ function cancel(node: NodeContext, task: Task): void {
 export const tasksCancel: ActionSpec = {
   action: 'cluster:admin/tasks/cancel',
   routes: [route('POST', '/_tasks/_cancel'), route('POST', '/_tasks/:task_id/_cancel')],
-  // The spec gives cancel the list's parameters.
-  params: ['actions', 'cluster_manager_timeout', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'timeout', 'wait_for_completion'],
+  params: TASKS_PARAMS,
   run: async (request, node) => {
     const p = request.params;
-    const wait = parseBoolParam('wait_for_completion', p.wait_for_completion);
-    const detailed = parseBoolParam('detailed', p.detailed);
-    const groupBy = parseGroupBy(p.group_by);
-    const timeoutMs = waitTimeoutMillis(p.timeout);
-    const filter = taskFilter(p);
+    const { detailed, wait, groupBy, timeoutMs, filter } = tasksRequest(p);
     const nodeId = node.engine.nodeId;
     let chosen: Task[];
     if (p.task_id !== undefined) {

@@ -1,9 +1,9 @@
 import { route, type ActionSpec } from '../../http/action';
 import { parseBoolParam } from '../../http/common-params';
 import { taskNotFound } from '../../http/error-table';
-import { parseTaskId, taskJson } from '../../tasks/task-info';
+import { parseTaskId, taskJson, waitTimeoutMillis } from '../../tasks/task-info';
 import { json } from './render';
-import { waitForTasks, waitTimeoutMillis } from './wait';
+import { waitForTasks } from './wait';
 
 // `GET /_tasks/<node>:<id>`: a running task, detailed. Quarry stores no task results (there is no
 // `.tasks` index), so a task that is not running is not found, as on an OpenSearch without one;

@@ -1,9 +1,8 @@
 import { route, type ActionSpec } from '../../http/action';
-import { parseBoolParam } from '../../http/common-params';
-import { parseGroupBy, selectTasks, taskFilter } from '../../tasks/task-info';
+import { selectTasks, tasksRequest, TASKS_PARAMS } from '../../tasks/task-info';
 import { selectsThisNode } from '../nodes/facts';
 import { json, tasksBody } from './render';
-import { waitForTasks, waitTimeoutMillis } from './wait';
+import { waitForTasks } from './wait';
 
 const ACTION = 'cluster:monitor/tasks/lists';
 
@@ -12,14 +11,10 @@ const ACTION = 'cluster:monitor/tasks/lists';
 export const tasksList: ActionSpec = {
   action: ACTION,
   routes: [route('GET', '/_tasks')],
-  params: ['actions', 'cluster_manager_timeout', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'timeout', 'wait_for_completion'],
+  params: TASKS_PARAMS,
   run: async (request, node) => {
     const p = request.params;
-    const detailed = parseBoolParam('detailed', p.detailed);
-    const wait = parseBoolParam('wait_for_completion', p.wait_for_completion);
-    const groupBy = parseGroupBy(p.group_by);
-    const timeoutMs = waitTimeoutMillis(p.timeout);
-    const filter = taskFilter(p);
+    const { detailed, wait, groupBy, timeoutMs, filter } = tasksRequest(p);
     const nodeId = node.engine.nodeId;
     if (!selectsThisNode(node, p.nodes)) return json(tasksBody(node, [], groupBy, detailed));
     if (wait) {

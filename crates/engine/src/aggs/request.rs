@@ -333,9 +333,12 @@ fn text(agg: &str, key: &str, v: &Node) -> Result<String> {
 }
 
 fn count(agg: &str, key: &str, v: &Node) -> Result<i64> {
-    crate::dsl::int(agg, key, v).map_err(|e| {
-        x_content(format!("[{agg}] failed to parse field [{key}]"), v.pos).caused_by(e)
-    })
+    crate::dsl::int(agg, key, v).map_err(|e| field_refused(agg, key, v.pos, e))
+}
+
+/// `[agg] failed to parse field [key]` where the parser stood, caused by what the builder refused.
+fn field_refused(agg: &str, key: &str, at: crate::dsl::json::Pos, cause: Error) -> Error {
+    x_content(format!("[{agg}] failed to parse field [{key}]"), at).caused_by(cause)
 }
 
 fn field_only(agg: &str, body: &Node) -> Result<String> {
@@ -366,12 +369,12 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
                     } else {
                         "must be greater than 0"
                     };
-                    return Err(
-                        x_content(format!("[terms] failed to parse field [{key}]"), v.pos)
-                            .caused_by(Error::illegal_argument(format!(
-                                "[{key}] {what}. Found [{n}] in [{name}]"
-                            ))),
-                    );
+                    return Err(field_refused(
+                        "terms",
+                        key,
+                        v.pos,
+                        Error::illegal_argument(format!("[{key}] {what}. Found [{n}] in [{name}]")),
+                    ));
                 }
                 match key.as_str() {
                     "size" => size = n as usize,
@@ -392,9 +395,7 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
 
 /// A double option of an aggregation, read as OpenSearch's object parser reads it.
 fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
-    crate::dsl::double(agg, key, v).map_err(|e| {
-        x_content(format!("[{agg}] failed to parse field [{key}]"), v.pos).caused_by(e)
-    })
+    crate::dsl::double(agg, key, v).map_err(|e| field_refused(agg, key, v.pos, e))
 }
 
 fn cardinality(name: &str, body: &Node) -> Result<AggKind> {
@@ -407,8 +408,7 @@ fn cardinality(name: &str, body: &Node) -> Result<AggKind> {
             "precision_threshold" => {
                 let n = count(AGG, key, v)?;
                 if n < 0 {
-                    return Err(x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
-                        .caused_by(Error::illegal_argument(format!(
+                    return Err(field_refused(AGG, key, v.pos, Error::illegal_argument(format!(
                             "[precisionThreshold] must be greater than or equal to 0. Found [{n}] in [{name}]"
                         ))));
                 }
@@ -446,9 +446,8 @@ fn range(body: &Node) -> Result<AggKind> {
                     }
                 };
                 for item in items {
-                    ranges.push(range_spec(item).map_err(|(e, at)| {
-                        x_content(format!("[{AGG}] failed to parse field [{key}]"), at).caused_by(e)
-                    })?);
+                    ranges
+                        .push(range_spec(item).map_err(|(e, at)| field_refused(AGG, key, at, e))?);
                 }
             }
             _ => return Err(unknown(AGG, key, *key_pos)),
@@ -521,20 +520,21 @@ fn histogram(name: &str, body: &Node) -> Result<AggKind> {
             "interval" => {
                 interval = double(AGG, key, v)?;
                 if interval <= 0.0 {
-                    return Err(
-                        x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
-                            .caused_by(Error::illegal_argument(format!(
-                                "[interval] must be >0 for histogram aggregation [{name}]"
-                            ))),
-                    );
+                    return Err(field_refused(
+                        AGG,
+                        key,
+                        v.pos,
+                        Error::illegal_argument(format!(
+                            "[interval] must be >0 for histogram aggregation [{name}]"
+                        )),
+                    ));
                 }
             }
             "offset" => offset = double(AGG, key, v)?,
             "min_doc_count" => {
                 let n = count(AGG, key, v)?;
                 if n < 0 {
-                    return Err(x_content(format!("[{AGG}] failed to parse field [{key}]"), v.pos)
-                        .caused_by(Error::illegal_argument(format!(
+                    return Err(field_refused(AGG, key, v.pos, Error::illegal_argument(format!(
                             "[minDocCount] must be greater than or equal to 0. Found [{n}] in [{name}]"
                         ))));
                 }
@@ -563,23 +563,20 @@ fn date_histogram(body: &Node) -> Result<AggKind> {
             "calendar_interval" => {
                 let t = text("date_histogram", key, v)?;
                 interval = Some(calendar(&t).ok_or_else(|| {
-                    x_content(
-                        format!("[date_histogram] failed to parse field [{key}]"),
+                    field_refused(
+                        "date_histogram",
+                        key,
                         v.pos,
-                    )
-                    .caused_by(Error::illegal_argument(format!(
+                        Error::illegal_argument(format!(
                         "The supplied interval [{t}] could not be parsed as a calendar interval."
-                    )))
+                    )),
+                    )
                 })?);
             }
             "fixed_interval" => {
                 let t = text("date_histogram", key, v)?;
                 interval = Some(Interval::Fixed(fixed(&t).ok_or_else(|| {
-                    x_content(
-                        format!("[date_histogram] failed to parse field [{key}]"),
-                        v.pos,
-                    )
-                    .caused_by(Error::illegal_argument(format!(
+                    field_refused("date_histogram", key, v.pos, Error::illegal_argument(format!(
                         "failed to parse setting [date_histogram.fixedInterval] with value [{t}] as a time value: unit is missing or unrecognized"
                     )))
                 })?));
@@ -587,11 +584,7 @@ fn date_histogram(body: &Node) -> Result<AggKind> {
             "min_doc_count" => {
                 let n = count("date_histogram", key, v)?;
                 if n < 0 {
-                    return Err(x_content(
-                        format!("[date_histogram] failed to parse field [{key}]"),
-                        v.pos,
-                    )
-                    .caused_by(Error::illegal_argument(format!(
+                    return Err(field_refused("date_histogram", key, v.pos, Error::illegal_argument(format!(
                         "[minDocCount] must be greater than or equal to 0. Found [{n}] in [date_histogram]"
                     ))));
                 }

@@ -3,7 +3,7 @@
 //! (or `inline`, `template`) as an object or a string, `id`, `params`, `explain`, `profile`;
 //! the last of `source` and `id` decides which template runs.
 
-use super::value::{json_escape_into, Value};
+use super::value::Value;
 use crate::dsl::json::{Node, J};
 use crate::dsl::{object_parser_boolean, x_content};
 use crate::error::{Error, ErrorKind, Result};
@@ -93,32 +93,7 @@ impl TemplateRequest {
 /// A JSON value as Jackson copies it into a string: compact, keys in document order, whole
 /// numbers as written, the others as Java doubles.
 pub fn compact_json(node: &Node, out: &mut String) {
-    match &node.v {
-        J::Obj(entries) => {
-            out.push('{');
-            for (i, (k, _, v)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('"');
-                json_escape_into(k, out);
-                out.push_str("\":");
-                compact_json(v, out);
-            }
-            out.push('}');
-        }
-        J::Arr(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                compact_json(v, out);
-            }
-            out.push(']');
-        }
-        _ => Value::from_node(node).json_into(out),
-    }
+    Value::in_document_order(node).json_into(out);
 }
 
 #[cfg(test)]

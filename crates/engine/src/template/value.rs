@@ -23,6 +23,16 @@ pub enum Value {
 
 impl Value {
     pub fn from_node(node: &Node) -> Value {
+        Value::read(node, true)
+    }
+
+    /// The value with its objects' keys in document order (a template's own JSON, which
+    /// OpenSearch copies rather than reads into a map).
+    pub fn in_document_order(node: &Node) -> Value {
+        Value::read(node, false)
+    }
+
+    fn read(node: &Node, hashed: bool) -> Value {
         match &node.v {
             J::Null => Value::Null,
             J::Bool(b) => Value::Bool(*b),
@@ -38,18 +48,20 @@ impl Value {
                 }
             }
             J::Str(s) => Value::Str(s.clone()),
-            J::Arr(items) => Value::List(items.iter().map(Value::from_node).collect()),
+            J::Arr(items) => Value::List(items.iter().map(|i| Value::read(i, hashed)).collect()),
             J::Obj(entries) => {
                 let mut map: Vec<(String, Value)> = Vec::with_capacity(entries.len());
                 for (k, _, v) in entries {
                     // A repeated key keeps its first place and its last value, as `put` does.
-                    let v = Value::from_node(v);
+                    let v = Value::read(v, hashed);
                     match map.iter_mut().find(|(m, _)| m == k) {
                         Some(slot) => slot.1 = v,
                         None => map.push((k.clone(), v)),
                     }
                 }
-                hash_order(&mut map);
+                if hashed {
+                    hash_order(&mut map);
+                }
                 Value::Map(map)
             }
         }
