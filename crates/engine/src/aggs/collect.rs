@@ -28,6 +28,7 @@ impl ShardAggs {
                 Part::NumHistogram(h) => h.len(),
                 Part::Range(r) => r.len(),
                 Part::Distinct { terms, raws } => terms.len() + raws.len(),
+                Part::Missing(..) => 1,
                 _ => 1,
             })
             .sum()
@@ -68,6 +69,8 @@ pub(crate) enum Part {
         terms: rustc_hash::FxHashSet<Vec<u8>>,
         raws: rustc_hash::FxHashSet<u64>,
     },
+    /// The docs without a value: their count and metrics.
+    Missing(u64, Vec<Stats>),
     Metric(Stats),
 }
 
@@ -77,6 +80,9 @@ pub(crate) struct Stats {
     pub count: u64,
     pub sum: f64,
     compensation: f64,
+    /// The sum of the squares (`extended_stats`), compensated as the sum is.
+    pub sum_of_squares: f64,
+    squares_compensation: f64,
     pub min: f64,
     pub max: f64,
     pub date: bool,
@@ -88,36 +94,50 @@ impl Stats {
             count: 0,
             sum: 0.0,
             compensation: 0.0,
+            sum_of_squares: 0.0,
+            squares_compensation: 0.0,
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
             date,
         }
     }
 
-    /// Kahan summation, as OpenSearch's `CompensatedSum` adds.
     pub(crate) fn add(&mut self, v: f64) {
         self.count += 1;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
         if !v.is_finite() {
             self.sum += v;
+            self.sum_of_squares += v * v;
             return;
         }
-        let corrected = v - self.compensation;
-        let t = self.sum + corrected;
-        self.compensation = (t - self.sum) - corrected;
-        self.sum = t;
+        kahan(&mut self.sum, &mut self.compensation, v);
+        kahan(
+            &mut self.sum_of_squares,
+            &mut self.squares_compensation,
+            v * v,
+        );
     }
 
     pub(crate) fn merge(&mut self, o: &Stats) {
         self.count += o.count;
         self.min = self.min.min(o.min);
         self.max = self.max.max(o.max);
-        let corrected = o.sum - self.compensation;
-        let t = self.sum + corrected;
-        self.compensation = (t - self.sum) - corrected;
-        self.sum = t;
+        kahan(&mut self.sum, &mut self.compensation, o.sum);
+        kahan(
+            &mut self.sum_of_squares,
+            &mut self.squares_compensation,
+            o.sum_of_squares,
+        );
     }
+}
+
+/// Kahan summation, as OpenSearch's `CompensatedSum` adds.
+fn kahan(sum: &mut f64, compensation: &mut f64, v: f64) {
+    let corrected = v - *compensation;
+    let t = *sum + corrected;
+    *compensation = (t - *sum) - corrected;
+    *sum = t;
 }
 
 /// A bucket key of a raw column value.
@@ -160,6 +180,7 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
         | AggKind::Histogram { field, .. }
         | AggKind::Range { field, .. }
         | AggKind::Cardinality { field }
+        | AggKind::Missing { field }
         | AggKind::Metric { field, .. } => field,
     };
     let Some(fm) = mapping.field(field) else {
@@ -179,9 +200,20 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
             ))
         }
         (
-            AggKind::Terms { .. } | AggKind::Cardinality { .. },
+            AggKind::Terms { .. } | AggKind::Cardinality { .. } | AggKind::Missing { .. },
             FieldType::Keyword | FieldType::Ip,
         ) => Source::Keyword,
+        (
+            AggKind::Metric {
+                metric: Metric::ExtendedStats(_),
+                ..
+            },
+            FieldType::Date,
+        ) => {
+            return Err(Error::illegal_argument(
+                "[extended_stats] aggregations on date fields are not supported yet",
+            ))
+        }
         // Values of any type count.
         (
             AggKind::Metric {
@@ -263,6 +295,7 @@ pub fn collect(
         .iter()
         .zip(sources.iter().zip(&sub_sources))
         .map(|(a, ((_, s), sub))| match (s, &a.kind) {
+            (_, AggKind::Missing { .. }) => Part::Missing(0, fresh(sub)),
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
@@ -335,6 +368,17 @@ pub fn collect(
                         } else {
                             distinct(&mut seen, c.ords().values_for_doc(doc));
                             s.count += seen.len() as u64;
+                        }
+                    }
+                    (col, Part::Missing(n, stats)) => {
+                        let has = match col {
+                            Open::Keyword(c) => c.ords().first(doc).is_some(),
+                            Open::Number(c, _) => c.first(doc).is_some(),
+                            Open::Absent => false,
+                        };
+                        if !has {
+                            *n += 1;
+                            add_subs(doc, &subs[i], stats, &mut sub_seen);
                         }
                     }
                     (Open::Keyword(c), Part::Distinct { .. }) => {
@@ -609,6 +653,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Histogram { .. } => "histogram",
         AggKind::Range { .. } => "range",
         AggKind::Cardinality { .. } => "cardinality",
+        AggKind::Missing { .. } => "missing",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

@@ -98,6 +98,20 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     typed_keys,
                 ),
             ),
+            AggKind::Missing { .. } => {
+                let mut count = 0;
+                let mut stats = Vec::new();
+                for p in parts {
+                    if let Part::Missing(n, s) = p {
+                        count += n;
+                        merge_stats(&mut stats, s);
+                    }
+                }
+                let mut b = Map::new();
+                b.insert("doc_count".into(), Value::from(count));
+                bucket_metrics(&mut b, agg, &stats, typed_keys);
+                ("missing", Value::Object(b))
+            }
             AggKind::Cardinality { .. } => {
                 let mut terms = rustc_hash::FxHashSet::default();
                 let mut raws = rustc_hash::FxHashSet::default();
@@ -372,6 +386,81 @@ fn terms(
     )
 }
 
+/// A double as Jackson writes it: a number, or the text of one JSON has no word for.
+fn double(v: f64) -> Value {
+    if v.is_finite() {
+        Value::from(v)
+    } else {
+        Value::from(crate::query::function_score::java_double(v))
+    }
+}
+
+const BOUNDS: [&str; 6] = [
+    "upper",
+    "lower",
+    "upper_population",
+    "lower_population",
+    "upper_sampling",
+    "lower_sampling",
+];
+
+/// `extended_stats`' own fields, computed as OpenSearch's `InternalExtendedStats` does
+/// (population variance clamped at 0; the sampling one divides by `count - 1`, `NaN` for one
+/// value); all `null` without values.
+fn extended(m: &mut Map<String, Value>, s: Option<Stats>, sigma: f64) {
+    let Some(s) = s else {
+        for k in [
+            "sum_of_squares",
+            "variance",
+            "variance_population",
+            "variance_sampling",
+            "std_deviation",
+            "std_deviation_population",
+            "std_deviation_sampling",
+        ] {
+            m.insert(k.into(), Value::Null);
+        }
+        let bounds: Map<String, Value> = BOUNDS
+            .iter()
+            .map(|k| (k.to_string(), Value::Null))
+            .collect();
+        m.insert("std_deviation_bounds".into(), Value::Object(bounds));
+        return;
+    };
+    let n = s.count as f64;
+    let avg = s.sum / n;
+    let spread = s.sum_of_squares - (s.sum * s.sum) / n;
+    let variance = (spread / n).max(0.0);
+    let sampling = spread / (n - 1.0);
+    let sampling = if sampling < 0.0 { 0.0 } else { sampling };
+    let (std, std_sampling) = (variance.sqrt(), sampling.sqrt());
+    for (k, v) in [
+        ("sum_of_squares", s.sum_of_squares),
+        ("variance", variance),
+        ("variance_population", variance),
+        ("variance_sampling", sampling),
+        ("std_deviation", std),
+        ("std_deviation_population", std),
+        ("std_deviation_sampling", std_sampling),
+    ] {
+        m.insert(k.into(), double(v));
+    }
+    let values = [
+        avg + sigma * std,
+        avg - sigma * std,
+        avg + sigma * std,
+        avg - sigma * std,
+        avg + sigma * std_sampling,
+        avg - sigma * std_sampling,
+    ];
+    let bounds: Map<String, Value> = BOUNDS
+        .iter()
+        .zip(values)
+        .map(|(k, v)| (k.to_string(), double(v)))
+        .collect();
+    m.insert("std_deviation_bounds".into(), Value::Object(bounds));
+}
+
 fn metric_body(metric: Metric, s: Option<Stats>) -> Value {
     let s = s.filter(|s| s.count > 0);
     let date = s.is_some_and(|s| s.date);
@@ -401,6 +490,14 @@ fn metric_body(metric: Metric, s: Option<Stats>) -> Value {
         }
         Metric::ValueCount => {
             m.insert("value".into(), Value::from(count));
+        }
+        Metric::ExtendedStats(sigma) => {
+            m.insert("count".into(), Value::from(count));
+            m.insert("min".into(), opt(min));
+            m.insert("max".into(), opt(max));
+            m.insert("avg".into(), opt(avg));
+            m.insert("sum".into(), num(sum));
+            extended(&mut m, s, sigma);
         }
         Metric::Sum => {
             m.insert("value".into(), num(sum));

@@ -48,6 +48,10 @@ pub enum AggKind {
         field: String,
         metric: Metric,
     },
+    /// The matches without a value in the field.
+    Missing {
+        field: String,
+    },
     /// The number of distinct values, counted exactly (OpenSearch's HyperLogLog++ is exact
     /// below its `precision_threshold`, 3,000 by default, and estimates above it).
     Cardinality {
@@ -72,6 +76,8 @@ pub enum Metric {
     Avg,
     Sum,
     ValueCount,
+    /// `extended_stats`, with its `sigma` (how many standard deviations its bounds lie out).
+    ExtendedStats(f64),
 }
 
 impl Metric {
@@ -83,6 +89,7 @@ impl Metric {
             Metric::Avg => "avg",
             Metric::Sum => "sum",
             Metric::ValueCount => "value_count",
+            Metric::ExtendedStats(_) => "extended_stats",
         }
     }
 }
@@ -107,7 +114,6 @@ const NOT_YET: &[&str] = &[
     "filter",
     "filters",
     "global",
-    "missing",
     "nested",
     "reverse_nested",
     "composite",
@@ -123,7 +129,6 @@ const NOT_YET: &[&str] = &[
     "geohash_grid",
     "geotile_grid",
     "geo_distance",
-    "extended_stats",
     "percentiles",
     "percentile_ranks",
     "median_absolute_deviation",
@@ -200,6 +205,10 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 "histogram" => histogram(name, body)?,
                 "range" => range(body)?,
                 "cardinality" => cardinality(name, body)?,
+                "extended_stats" => extended_stats(name, body)?,
+                "missing" => AggKind::Missing {
+                    field: field_only(key, body)?,
+                },
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -396,6 +405,36 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
 /// A double option of an aggregation, read as OpenSearch's object parser reads it.
 fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
     crate::dsl::double(agg, key, v).map_err(|e| field_refused(agg, key, v.pos, e))
+}
+
+fn extended_stats(name: &str, body: &Node) -> Result<AggKind> {
+    const AGG: &str = "extended_stats";
+    let mut field = None;
+    let mut sigma = 2.0;
+    for (key, key_pos, v) in object(AGG, body)? {
+        match key.as_str() {
+            "field" => field = Some(text(AGG, key, v)?),
+            "sigma" => {
+                sigma = double(AGG, key, v)?;
+                if sigma < 0.0 {
+                    return Err(field_refused(
+                        AGG,
+                        key,
+                        v.pos,
+                        Error::illegal_argument(format!(
+                            "[sigma] must be greater than or equal to 0. Found [{}] in [{name}]",
+                            crate::query::function_score::java_double(sigma)
+                        )),
+                    ));
+                }
+            }
+            _ => return Err(unknown(AGG, key, *key_pos)),
+        }
+    }
+    Ok(AggKind::Metric {
+        field: required_field(field)?,
+        metric: Metric::ExtendedStats(sigma),
+    })
 }
 
 fn cardinality(name: &str, body: &Node) -> Result<AggKind> {

@@ -61,6 +61,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
         AggKind::Histogram { .. } => "NumericHistogramAggregator",
         AggKind::Range { .. } => "RangeAggregator",
         AggKind::Cardinality { .. } => "CardinalityAggregator",
+        AggKind::Missing { .. } => "MissingAggregator",
         AggKind::Metric { metric, .. } => match metric {
             Metric::Stats => "StatsAggregator",
             Metric::Min => "MinAggregator",
@@ -68,6 +69,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
             Metric::Avg => "AvgAggregator",
             Metric::Sum => "SumAggregator",
             Metric::ValueCount => "ValueCountAggregator",
+            Metric::ExtendedStats(_) => "ExtendedStatsAggregator",
         },
     }
 }
