@@ -28,7 +28,7 @@ impl ShardAggs {
                 Part::NumHistogram(h) => h.len(),
                 Part::Range(r) => r.len(),
                 Part::Distinct { terms, raws } => terms.len() + raws.len(),
-                Part::Missing(..) => 1,
+                Part::Single(..) => 1,
                 _ => 1,
             })
             .sum()
@@ -69,8 +69,9 @@ pub(crate) enum Part {
         terms: rustc_hash::FxHashSet<Vec<u8>>,
         raws: rustc_hash::FxHashSet<u64>,
     },
-    /// The docs without a value: their count and metrics.
-    Missing(u64, Vec<Stats>),
+    /// A single bucket (`missing`, `filter`): its doc count and metrics, and whether its
+    /// filter matched nothing on the shard (OpenSearch then prints an empty `meta`).
+    Single(u64, Vec<Stats>, bool),
     Metric(Stats),
 }
 
@@ -175,6 +176,7 @@ enum Source {
 
 fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Source)> {
     let field = match kind {
+        AggKind::Filter { .. } => return Ok((String::new(), Source::Unmapped)),
         AggKind::Terms { field, .. }
         | AggKind::DateHistogram { field, .. }
         | AggKind::Histogram { field, .. }
@@ -254,11 +256,20 @@ fn add_subs(doc: DocId, subs: &[Open], stats: &mut [Stats], seen: &mut Vec<u64>)
 }
 
 /// Counts one shard's matches of `weight` (its alive docs) into each aggregation.
+/// A `filter` aggregation's query as a shard built it.
+pub struct FilterWeight {
+    pub weight: Box<dyn Weight>,
+    /// It rewrote to match nothing (a field the shard does not map, say).
+    pub matches_none: bool,
+}
+
+/// `filters[i]` is the query of the `i`th aggregation, for a `filter` aggregation.
 pub fn collect(
     aggs: &Aggs,
     searcher: &Searcher,
     weight: &dyn Weight,
     mapping: &Mapping,
+    filters: &[Option<FilterWeight>],
 ) -> Result<ShardAggs> {
     let sources = aggs
         .0
@@ -294,8 +305,17 @@ pub fn collect(
         .0
         .iter()
         .zip(sources.iter().zip(&sub_sources))
-        .map(|(a, ((_, s), sub))| match (s, &a.kind) {
-            (_, AggKind::Missing { .. }) => Part::Missing(0, fresh(sub)),
+        .enumerate()
+        .map(|(i, (a, ((_, s), sub)))| match (s, &a.kind) {
+            (_, AggKind::Missing { .. }) => Part::Single(0, fresh(sub), false),
+            (_, AggKind::Filter { .. }) => Part::Single(
+                0,
+                fresh(sub),
+                filters
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|f| f.matches_none),
+            ),
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
@@ -325,6 +345,10 @@ pub fn collect(
                     .collect::<Result<Vec<_>>>()?,
             );
         }
+        let mut filter_scorers = filters
+            .iter()
+            .map(|f| f.as_ref().map(|f| f.weight.scorer(reader, 1.0)).transpose())
+            .collect::<tantivy::Result<Vec<_>>>()?;
         let alive = reader.alive_bitset();
         let mut ord_counts: Vec<Vec<u64>> = segment
             .iter()
@@ -370,7 +394,18 @@ pub fn collect(
                             s.count += seen.len() as u64;
                         }
                     }
-                    (col, Part::Missing(n, stats)) => {
+                    (_, Part::Single(n, stats, _)) if filters[i].is_some() => {
+                        if let Some(scorer) = filter_scorers[i].as_mut() {
+                            if scorer.doc() < doc {
+                                scorer.seek(doc);
+                            }
+                            if scorer.doc() == doc {
+                                *n += 1;
+                                add_subs(doc, &subs[i], stats, &mut sub_seen);
+                            }
+                        }
+                    }
+                    (col, Part::Single(n, stats, _)) => {
                         let has = match col {
                             Open::Keyword(c) => c.ords().first(doc).is_some(),
                             Open::Number(c, _) => c.first(doc).is_some(),
@@ -654,6 +689,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Range { .. } => "range",
         AggKind::Cardinality { .. } => "cardinality",
         AggKind::Missing { .. } => "missing",
+        AggKind::Filter { .. } => "filter",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

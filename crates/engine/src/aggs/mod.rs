@@ -8,6 +8,6 @@ mod collect;
 mod reduce;
 mod request;
 
-pub use collect::{collect, ShardAggs};
+pub use collect::{collect, FilterWeight, ShardAggs};
 pub use reduce::reduce;
 pub use request::{parse, Agg, AggKind, Aggs, Interval, Metric};

@@ -98,19 +98,25 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     typed_keys,
                 ),
             ),
-            AggKind::Missing { .. } => {
+            AggKind::Missing { .. } | AggKind::Filter { .. } => {
                 let mut count = 0;
                 let mut stats = Vec::new();
+                let mut empty_meta = None;
                 for p in parts {
-                    if let Part::Missing(n, s) = p {
+                    if let Part::Single(n, s, none) = p {
                         count += n;
                         merge_stats(&mut stats, s);
+                        empty_meta.get_or_insert(none);
                     }
                 }
                 let mut b = Map::new();
+                // As the first shard's aggregation has it.
+                if empty_meta == Some(true) {
+                    b.insert("meta".into(), json!({}));
+                }
                 b.insert("doc_count".into(), Value::from(count));
                 bucket_metrics(&mut b, agg, &stats, typed_keys);
-                ("missing", Value::Object(b))
+                (type_name(&agg.kind), Value::Object(b))
             }
             AggKind::Cardinality { .. } => {
                 let mut terms = rustc_hash::FxHashSet::default();

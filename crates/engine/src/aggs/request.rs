@@ -52,6 +52,10 @@ pub enum AggKind {
     Missing {
         field: String,
     },
+    /// The matches of a query (each shard builds it).
+    Filter {
+        query: Box<crate::dsl::Query>,
+    },
     /// The number of distinct values, counted exactly (OpenSearch's HyperLogLog++ is exact
     /// below its `precision_threshold`, 3,000 by default, and estimates above it).
     Cardinality {
@@ -111,7 +115,6 @@ pub enum Interval {
 const NOT_YET: &[&str] = &[
     "date_range",
     "ip_range",
-    "filter",
     "filters",
     "global",
     "nested",
@@ -208,6 +211,9 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 "extended_stats" => extended_stats(name, body)?,
                 "missing" => AggKind::Missing {
                     field: field_only(key, body)?,
+                },
+                "filter" => AggKind::Filter {
+                    query: Box::new(crate::dsl::parse_query(body)?),
                 },
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {

@@ -62,6 +62,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
         AggKind::Range { .. } => "RangeAggregator",
         AggKind::Cardinality { .. } => "CardinalityAggregator",
         AggKind::Missing { .. } => "MissingAggregator",
+        AggKind::Filter { .. } => "FilterAggregator",
         AggKind::Metric { metric, .. } => match metric {
             Metric::Stats => "StatsAggregator",
             Metric::Min => "MinAggregator",

@@ -341,7 +341,31 @@ fn shard_aggs(
             deadline: d.clone(),
         });
     }
-    crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping)
+    // A `filter` aggregation's query, built on this shard as the search's own is.
+    let filters = aggs
+        .0
+        .iter()
+        .map(|a| match &a.kind {
+            crate::aggs::AggKind::Filter { query } => {
+                // The aggregation builds its query itself, outside the query phase's
+                // "failed to create query" wrapper.
+                let q = query::build(query, &cx).map_err(|e| match e.caused_by {
+                    Some(cause) if e.reason.starts_with("failed to create query: ") => *cause,
+                    _ => e,
+                })?;
+                let matches_none = query::is_none(&q);
+                let weight = q.weight(tantivy::query::EnableScoring::disabled_from_searcher(
+                    &t.searcher,
+                ))?;
+                Ok(Some(crate::aggs::FilterWeight {
+                    weight,
+                    matches_none,
+                }))
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping, &filters)
 }
 
 /// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
