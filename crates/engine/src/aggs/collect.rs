@@ -29,6 +29,7 @@ impl ShardAggs {
                 Part::Range(r) => r.len(),
                 Part::Distinct { terms, raws } => terms.len() + raws.len(),
                 Part::Single(..) => 1,
+                Part::Multi(b, _) => b.len(),
                 _ => 1,
             })
             .sum()
@@ -69,6 +70,10 @@ pub(crate) enum Part {
         terms: rustc_hash::FxHashSet<Vec<u8>>,
         raws: rustc_hash::FxHashSet<u64>,
     },
+    /// A `filters` aggregation's buckets, one per filter then the other bucket: doc count and
+    /// metrics; and whether a filter matched nothing on the shard (an empty `meta`, as for
+    /// `filter`).
+    Multi(Vec<(u64, Vec<Stats>)>, bool),
     /// A single bucket (`missing`, `filter`): its doc count and metrics, and whether its
     /// filter matched nothing on the shard (OpenSearch then prints an empty `meta`).
     Single(u64, Vec<Stats>, bool),
@@ -176,7 +181,9 @@ enum Source {
 
 fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Source)> {
     let field = match kind {
-        AggKind::Filter { .. } => return Ok((String::new(), Source::Unmapped)),
+        AggKind::Filter { .. } | AggKind::Filters { .. } => {
+            return Ok((String::new(), Source::Unmapped))
+        }
         AggKind::Terms { field, .. }
         | AggKind::DateHistogram { field, .. }
         | AggKind::Histogram { field, .. }
@@ -256,6 +263,14 @@ fn add_subs(doc: DocId, subs: &[Open], stats: &mut [Stats], seen: &mut Vec<u64>)
 }
 
 /// Counts one shard's matches of `weight` (its alive docs) into each aggregation.
+/// Whether a filter's scorer matches `doc` (docs come in increasing order within a segment).
+fn matches(scorer: &mut Box<dyn tantivy::query::Scorer>, doc: DocId) -> bool {
+    if scorer.doc() < doc {
+        scorer.seek(doc);
+    }
+    scorer.doc() == doc
+}
+
 /// A `filter` aggregation's query as a shard built it.
 pub struct FilterWeight {
     pub weight: Box<dyn Weight>,
@@ -263,13 +278,13 @@ pub struct FilterWeight {
     pub matches_none: bool,
 }
 
-/// `filters[i]` is the query of the `i`th aggregation, for a `filter` aggregation.
+/// `filters[i]` are the queries of the `i`th aggregation (a `filter` or `filters` one).
 pub fn collect(
     aggs: &Aggs,
     searcher: &Searcher,
     weight: &dyn Weight,
     mapping: &Mapping,
-    filters: &[Option<FilterWeight>],
+    filters: &[Vec<FilterWeight>],
 ) -> Result<ShardAggs> {
     let sources = aggs
         .0
@@ -313,8 +328,14 @@ pub fn collect(
                 fresh(sub),
                 filters
                     .get(i)
-                    .and_then(Option::as_ref)
+                    .and_then(|f| f.first())
                     .is_some_and(|f| f.matches_none),
+            ),
+            (_, AggKind::Filters { filters: f, other }) => Part::Multi(
+                vec![(0, fresh(sub)); f.len() + usize::from(other.is_some())],
+                filters
+                    .get(i)
+                    .is_some_and(|list| list.iter().any(|w| w.matches_none)),
             ),
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
@@ -347,7 +368,11 @@ pub fn collect(
         }
         let mut filter_scorers = filters
             .iter()
-            .map(|f| f.as_ref().map(|f| f.weight.scorer(reader, 1.0)).transpose())
+            .map(|list| {
+                list.iter()
+                    .map(|f| f.weight.scorer(reader, 1.0))
+                    .collect::<tantivy::Result<Vec<_>>>()
+            })
             .collect::<tantivy::Result<Vec<_>>>()?;
         let alive = reader.alive_bitset();
         let mut ord_counts: Vec<Vec<u64>> = segment
@@ -394,14 +419,27 @@ pub fn collect(
                             s.count += seen.len() as u64;
                         }
                     }
-                    (_, Part::Single(n, stats, _)) if filters[i].is_some() => {
-                        if let Some(scorer) = filter_scorers[i].as_mut() {
-                            if scorer.doc() < doc {
-                                scorer.seek(doc);
+                    (_, Part::Single(n, stats, _)) if !filters[i].is_empty() => {
+                        if matches(&mut filter_scorers[i][0], doc) {
+                            *n += 1;
+                            add_subs(doc, &subs[i], stats, &mut sub_seen);
+                        }
+                    }
+                    (_, Part::Multi(buckets, _)) => {
+                        // Each filter the doc matches, else the other bucket (if there is one).
+                        let mut any = false;
+                        for (scorer, bucket) in filter_scorers[i].iter_mut().zip(buckets.iter_mut())
+                        {
+                            if matches(scorer, doc) {
+                                any = true;
+                                bucket.0 += 1;
+                                add_subs(doc, &subs[i], &mut bucket.1, &mut sub_seen);
                             }
-                            if scorer.doc() == doc {
-                                *n += 1;
-                                add_subs(doc, &subs[i], stats, &mut sub_seen);
+                        }
+                        if !any && buckets.len() > filter_scorers[i].len() {
+                            if let Some(other) = buckets.last_mut() {
+                                other.0 += 1;
+                                add_subs(doc, &subs[i], &mut other.1, &mut sub_seen);
                             }
                         }
                     }
@@ -690,6 +728,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Cardinality { .. } => "cardinality",
         AggKind::Missing { .. } => "missing",
         AggKind::Filter { .. } => "filter",
+        AggKind::Filters { .. } => "filters",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }

@@ -118,6 +118,45 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 bucket_metrics(&mut b, agg, &stats, typed_keys);
                 (type_name(&agg.kind), Value::Object(b))
             }
+            AggKind::Filters { filters, other } => {
+                let mut merged: Vec<(u64, Vec<Stats>)> = Vec::new();
+                let mut empty_meta = None;
+                for p in parts {
+                    if let Part::Multi(list, none) = p {
+                        empty_meta.get_or_insert(none);
+                        if merged.is_empty() {
+                            merged = list;
+                            continue;
+                        }
+                        for (into, (n, stats)) in merged.iter_mut().zip(list) {
+                            into.0 += n;
+                            merge_stats(&mut into.1, stats);
+                        }
+                    }
+                }
+                let keys = filters
+                    .iter()
+                    .map(|(k, _)| k.clone())
+                    .chain(other.iter().map(|o| Some(o.clone())));
+                let buckets = keys.zip(merged).map(|(k, (n, stats))| {
+                    let mut b = Map::new();
+                    b.insert("doc_count".into(), Value::from(n));
+                    bucket_metrics(&mut b, agg, &stats, typed_keys);
+                    (k, Value::Object(b))
+                });
+                // Named filters answer an object of buckets, anonymous ones a list.
+                let body = if filters.first().is_some_and(|(k, _)| k.is_some()) {
+                    Value::Object(buckets.map(|(k, b)| (k.unwrap_or_default(), b)).collect())
+                } else {
+                    Value::Array(buckets.map(|(_, b)| b).collect())
+                };
+                let mut out = Map::new();
+                if empty_meta == Some(true) {
+                    out.insert("meta".into(), json!({}));
+                }
+                out.insert("buckets".into(), body);
+                ("filters", Value::Object(out))
+            }
             AggKind::Cardinality { .. } => {
                 let mut terms = rustc_hash::FxHashSet::default();
                 let mut raws = rustc_hash::FxHashSet::default();

@@ -56,6 +56,12 @@ pub enum AggKind {
     Filter {
         query: Box<crate::dsl::Query>,
     },
+    /// A bucket per query: named (and sorted by name) or in the order given, then, with
+    /// `other`, the matches of none under that key.
+    Filters {
+        filters: Vec<(Option<String>, crate::dsl::Query)>,
+        other: Option<String>,
+    },
     /// The number of distinct values, counted exactly (OpenSearch's HyperLogLog++ is exact
     /// below its `precision_threshold`, 3,000 by default, and estimates above it).
     Cardinality {
@@ -115,7 +121,6 @@ pub enum Interval {
 const NOT_YET: &[&str] = &[
     "date_range",
     "ip_range",
-    "filters",
     "global",
     "nested",
     "reverse_nested",
@@ -215,6 +220,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 "filter" => AggKind::Filter {
                     query: Box::new(crate::dsl::parse_query(body)?),
                 },
+                "filters" => filters(name, body)?,
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -411,6 +417,50 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
 /// A double option of an aggregation, read as OpenSearch's object parser reads it.
 fn double(agg: &str, key: &str, v: &Node) -> Result<f64> {
     crate::dsl::double(agg, key, v).map_err(|e| field_refused(agg, key, v.pos, e))
+}
+
+/// `filters`, read as OpenSearch's hand-written parser reads it (its own "Unknown key" words).
+fn filters(name: &str, body: &Node) -> Result<AggKind> {
+    let mut list: Vec<(Option<String>, crate::dsl::Query)> = Vec::new();
+    let (mut other_bucket, mut other_key) = (false, None);
+    let unknown_key = |key: &str, v: &Node| {
+        parsing(
+            format!("Unknown key for a {} in [{name}]: [{key}].", v.token()),
+            v.pos,
+        )
+    };
+    for (key, _, v) in object("filters", body)? {
+        match (key.as_str(), &v.v) {
+            ("filters", J::Obj(named)) => {
+                for (filter, _, q) in named {
+                    list.push((Some(filter.clone()), crate::dsl::parse_query(q)?));
+                }
+                // Keyed filters are kept in key order (Java's `String.compareTo`).
+                list.sort_by(|a, b| {
+                    let key = |f: &(Option<String>, _)| f.0.clone().unwrap_or_default();
+                    key(a).encode_utf16().cmp(key(b).encode_utf16())
+                });
+            }
+            ("filters", J::Arr(items)) => {
+                for q in items {
+                    list.push((None, crate::dsl::parse_query(q)?));
+                }
+            }
+            ("other_bucket", J::Bool(b)) => other_bucket = *b,
+            ("other_bucket_key", J::Str(k)) => other_key = Some(k.clone()),
+            _ => return Err(unknown_key(key, v)),
+        }
+    }
+    if list.is_empty() {
+        return Err(Error::illegal_argument("[filters] cannot be empty."));
+    }
+    // A key for the other bucket asks for it.
+    let other = (other_bucket || other_key.is_some())
+        .then(|| other_key.unwrap_or_else(|| "_other_".to_string()));
+    Ok(AggKind::Filters {
+        filters: list,
+        other,
+    })
 }
 
 fn extended_stats(name: &str, body: &Node) -> Result<AggKind> {

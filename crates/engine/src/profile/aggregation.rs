@@ -63,6 +63,7 @@ fn class(agg: &Agg, mapping: &Mapping) -> &'static str {
         AggKind::Cardinality { .. } => "CardinalityAggregator",
         AggKind::Missing { .. } => "MissingAggregator",
         AggKind::Filter { .. } => "FilterAggregator",
+        AggKind::Filters { .. } => "FiltersAggregator",
         AggKind::Metric { metric, .. } => match metric {
             Metric::Stats => "StatsAggregator",
             Metric::Min => "MinAggregator",

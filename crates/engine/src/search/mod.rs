@@ -341,28 +341,33 @@ fn shard_aggs(
             deadline: d.clone(),
         });
     }
-    // A `filter` aggregation's query, built on this shard as the search's own is.
+    // The queries of `filter` and `filters` aggregations, built on this shard as the search's
+    // own is; the aggregation builds them itself, outside the query phase's "failed to create
+    // query" wrapper.
+    let build_filter = |query: &crate::dsl::Query| -> Result<crate::aggs::FilterWeight> {
+        let q = query::build(query, &cx).map_err(|e| match e.caused_by {
+            Some(cause) if e.reason.starts_with("failed to create query: ") => *cause,
+            _ => e,
+        })?;
+        let matches_none = query::is_none(&q);
+        let weight = q.weight(tantivy::query::EnableScoring::disabled_from_searcher(
+            &t.searcher,
+        ))?;
+        Ok(crate::aggs::FilterWeight {
+            weight,
+            matches_none,
+        })
+    };
     let filters = aggs
         .0
         .iter()
         .map(|a| match &a.kind {
-            crate::aggs::AggKind::Filter { query } => {
-                // The aggregation builds its query itself, outside the query phase's
-                // "failed to create query" wrapper.
-                let q = query::build(query, &cx).map_err(|e| match e.caused_by {
-                    Some(cause) if e.reason.starts_with("failed to create query: ") => *cause,
-                    _ => e,
-                })?;
-                let matches_none = query::is_none(&q);
-                let weight = q.weight(tantivy::query::EnableScoring::disabled_from_searcher(
-                    &t.searcher,
-                ))?;
-                Ok(Some(crate::aggs::FilterWeight {
-                    weight,
-                    matches_none,
-                }))
-            }
-            _ => Ok(None),
+            crate::aggs::AggKind::Filter { query } => Ok(vec![build_filter(query)?]),
+            crate::aggs::AggKind::Filters { filters, .. } => filters
+                .iter()
+                .map(|(_, q)| build_filter(q))
+                .collect::<Result<Vec<_>>>(),
+            _ => Ok(Vec::new()),
         })
         .collect::<Result<Vec<_>>>()?;
     crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping, &filters)
