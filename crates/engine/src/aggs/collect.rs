@@ -419,12 +419,6 @@ pub fn collect(
                             s.count += seen.len() as u64;
                         }
                     }
-                    (_, Part::Single(n, stats, _)) if !filters[i].is_empty() => {
-                        if matches(&mut filter_scorers[i][0], doc) {
-                            *n += 1;
-                            add_subs(doc, &subs[i], stats, &mut sub_seen);
-                        }
-                    }
                     (_, Part::Multi(buckets, _)) => {
                         // Each filter the doc matches, else the other bucket (if there is one).
                         let mut any = false;
@@ -444,12 +438,15 @@ pub fn collect(
                         }
                     }
                     (col, Part::Single(n, stats, _)) => {
-                        let has = match col {
-                            Open::Keyword(c) => c.ords().first(doc).is_some(),
-                            Open::Number(c, _) => c.first(doc).is_some(),
-                            Open::Absent => false,
+                        // A `filter` bucket holds its query's matches, a `missing` one the docs
+                        // without a value.
+                        let holds = match (filter_scorers[i].first_mut(), col) {
+                            (Some(scorer), _) => matches(scorer, doc),
+                            (None, Open::Keyword(c)) => c.ords().first(doc).is_none(),
+                            (None, Open::Number(c, _)) => c.first(doc).is_none(),
+                            (None, Open::Absent) => true,
                         };
-                        if !has {
+                        if holds {
                             *n += 1;
                             add_subs(doc, &subs[i], stats, &mut sub_seen);
                         }
