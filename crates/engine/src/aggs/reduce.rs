@@ -45,11 +45,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 let mut merged: BTreeMap<i64, (u64, Vec<Stats>)> = BTreeMap::new();
                 for p in parts {
                     if let Part::Histogram(h) = p {
-                        for (k, (n, stats)) in h {
-                            let e = merged.entry(k).or_insert_with(|| (0, Vec::new()));
-                            e.0 += n;
-                            merge_stats(&mut e.1, stats);
-                        }
+                        merge_buckets(&mut merged, h);
                     }
                 }
                 // With a minimum of 0, the empty buckets between the first and the last too.
@@ -206,11 +202,7 @@ fn histogram(
     let mut merged: BTreeMap<u64, (u64, Vec<Stats>)> = BTreeMap::new();
     for p in parts {
         if let Part::NumHistogram(h) = p {
-            for (k, (n, stats)) in h {
-                let e = merged.entry(k).or_insert_with(|| (0, Vec::new()));
-                e.0 += n;
-                merge_stats(&mut e.1, stats);
-            }
+            merge_buckets(&mut merged, h);
         }
     }
     let mut keys: Vec<f64> = merged.keys().map(|k| tantivy::u64_to_f64(*k)).collect();
@@ -295,6 +287,18 @@ fn typed(prefix: &str, name: &str, typed_keys: bool) -> String {
         format!("{prefix}#{name}")
     } else {
         name.to_string()
+    }
+}
+
+/// Adds one shard's histogram buckets to the merged ones: counts summed, metrics merged.
+fn merge_buckets<K: Ord>(
+    into: &mut BTreeMap<K, (u64, Vec<Stats>)>,
+    from: BTreeMap<K, (u64, Vec<Stats>)>,
+) {
+    for (k, (n, stats)) in from {
+        let e = into.entry(k).or_insert_with(|| (0, Vec::new()));
+        e.0 += n;
+        merge_stats(&mut e.1, stats);
     }
 }
 
