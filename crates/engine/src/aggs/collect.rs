@@ -13,26 +13,38 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DateTime, DocId, Searcher, SegmentReader};
 
-/// What a shard found for each aggregation, in the request's order.
+/// What a shard found for each aggregation, in the request's order, and for each one with
+/// nested aggregations, what they found in each of its buckets (by `bucket_filter` id).
 #[derive(Debug, Default, Clone)]
-pub struct ShardAggs(pub(crate) Vec<Part>);
+pub struct ShardAggs(
+    pub(crate) Vec<Part>,
+    pub(crate) Vec<FxHashMap<String, ShardAggs>>,
+);
 
 impl ShardAggs {
     /// How many buckets the parts hold (what keeping them costs).
     pub fn buckets(&self) -> usize {
-        self.0
+        let nested: usize = self
+            .1
             .iter()
-            .map(|p| match p {
-                Part::Terms(b) => b.len(),
-                Part::Histogram(h) => h.len(),
-                Part::NumHistogram(h) => h.len(),
-                Part::Range(r) => r.len(),
-                Part::Distinct { terms, raws } => terms.len() + raws.len(),
-                Part::Single(..) => 1,
-                Part::Multi(b, _) => b.len(),
-                _ => 1,
-            })
-            .sum()
+            .flat_map(|m| m.values())
+            .map(ShardAggs::buckets)
+            .sum();
+        nested
+            + self
+                .0
+                .iter()
+                .map(|p| match p {
+                    Part::Terms(b) => b.len(),
+                    Part::Histogram(h) => h.len(),
+                    Part::NumHistogram(h) => h.len(),
+                    Part::Range(r) => r.len(),
+                    Part::Distinct { terms, raws } => terms.len() + raws.len(),
+                    Part::Single(..) => 1,
+                    Part::Multi(b, _) => b.len(),
+                    _ => 1,
+                })
+                .sum::<usize>()
     }
 }
 
@@ -123,6 +135,14 @@ impl Stats {
             &mut self.squares_compensation,
             v * v,
         );
+    }
+
+    /// The shard's stats as the coordinating node's reduce starts from them: its
+    /// `CompensatedSum`s start at 0 and take each shard's sums, not their compensations.
+    pub(crate) fn reducing(mut self) -> Stats {
+        self.compensation = 0.0;
+        self.squares_compensation = 0.0;
+        self
     }
 
     pub(crate) fn merge(&mut self, o: &Stats) {
@@ -609,7 +629,7 @@ pub fn collect(
             *list = map.into_values().collect();
         }
     }
-    Ok(ShardAggs(parts))
+    Ok(ShardAggs(parts, Vec::new()))
 }
 
 /// A range with its bounds read as numbers and its key (`from-to` in Java's doubles, `*` for

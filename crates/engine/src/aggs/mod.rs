@@ -1,9 +1,10 @@
 //! Aggregations: a search body's `aggs` read into [`Aggs`] (`request.rs`), each shard's matches
 //! counted into a [`ShardAggs`] over the fields' columns (`collect.rs`), and the shards' parts
-//! merged into OpenSearch's response object (`reduce.rs`): `terms`, `date_histogram` and the
-//! numeric metrics (`stats`, `min`, `max`, `avg`, `sum`, `value_count`), without sub-aggregations
-//! yet.
+//! merged into OpenSearch's response object (`reduce.rs`). Metrics under a bucket aggregation
+//! are counted in the same pass; other nested aggregations run over each bucket's own docs,
+//! which `bucket_filter.rs` describes.
 
+pub(crate) mod bucket_filter;
 mod collect;
 mod reduce;
 mod request;

@@ -13,17 +13,40 @@ use std::collections::BTreeMap;
 
 /// The `aggregations` object of the response; `typed_keys` prefixes each name with its type.
 pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
+    let mut out = entries(aggs, shards, typed_keys);
+    // OpenSearch keeps the aggregations by name in a Java `HashMap`.
+    crate::util::java_hash::hash_order(&mut out);
+    Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
+}
+
+/// What each shard's nested aggregations found, by bucket id.
+type Nested = [FxHashMap<String, ShardAggs>];
+
+/// The reduced aggregations as (name, (response key, body)), in the request's order.
+fn entries(
+    aggs: &Aggs,
+    shards: Vec<ShardAggs>,
+    typed_keys: bool,
+) -> Vec<(String, (String, Value))> {
     let mut out: Vec<(String, (String, Value))> = Vec::new();
     let count = shards.len();
     let mut columns: Vec<Vec<Part>> = aggs.0.iter().map(|_| Vec::new()).collect();
+    let mut nested_columns: Vec<Vec<FxHashMap<String, ShardAggs>>> =
+        aggs.0.iter().map(|_| Vec::new()).collect();
     for s in shards {
         for (i, part) in s.0.into_iter().enumerate() {
             if let Some(c) = columns.get_mut(i) {
                 c.push(part);
             }
         }
+        for (i, found) in s.1.into_iter().enumerate() {
+            if let Some(c) = nested_columns.get_mut(i) {
+                c.push(found);
+            }
+        }
     }
-    for (agg, parts) in aggs.0.iter().zip(columns) {
+    for ((agg, parts), nested) in aggs.0.iter().zip(columns).zip(nested_columns) {
+        let nested: &Nested = &nested;
         let (prefix, body) = match &agg.kind {
             AggKind::Terms {
                 size,
@@ -36,6 +59,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 (*size, *shard_size, *min_doc_count),
                 count,
                 typed_keys,
+                nested,
             ),
             AggKind::DateHistogram {
                 interval,
@@ -73,7 +97,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                         b.insert("key_as_string".into(), Value::from(format_iso_millis(k)));
                         b.insert("key".into(), Value::from(k));
                         b.insert("doc_count".into(), Value::from(*n));
-                        bucket_metrics(&mut b, agg, stats, typed_keys);
+                        bucket_metrics(&mut b, agg, stats, typed_keys, (nested, &k.to_string()));
                         Value::Object(b)
                     })
                     .collect();
@@ -92,6 +116,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     parts,
                     (*interval, *offset, *min_doc_count, *keyed),
                     typed_keys,
+                    nested,
                 ),
             ),
             AggKind::Missing { .. } | AggKind::Filter { .. } => {
@@ -111,7 +136,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     b.insert("meta".into(), json!({}));
                 }
                 b.insert("doc_count".into(), Value::from(count));
-                bucket_metrics(&mut b, agg, &stats, typed_keys);
+                bucket_metrics(&mut b, agg, &stats, typed_keys, (nested, "0"));
                 (type_name(&agg.kind), Value::Object(b))
             }
             AggKind::Filters { filters, other } => {
@@ -121,7 +146,12 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     if let Part::Multi(list, none) = p {
                         empty_meta.get_or_insert(none);
                         if merged.is_empty() {
-                            merged = list;
+                            merged = list
+                                .into_iter()
+                                .map(|(n, stats)| {
+                                    (n, stats.into_iter().map(Stats::reducing).collect())
+                                })
+                                .collect();
                             continue;
                         }
                         for (into, (n, stats)) in merged.iter_mut().zip(list) {
@@ -134,10 +164,10 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                     .iter()
                     .map(|(k, _)| k.clone())
                     .chain(other.iter().map(|o| Some(o.clone())));
-                let buckets = keys.zip(merged).map(|(k, (n, stats))| {
+                let buckets = keys.zip(merged).enumerate().map(|(i, (k, (n, stats)))| {
                     let mut b = Map::new();
                     b.insert("doc_count".into(), Value::from(n));
-                    bucket_metrics(&mut b, agg, &stats, typed_keys);
+                    bucket_metrics(&mut b, agg, &stats, typed_keys, (nested, &i.to_string()));
                     (k, Value::Object(b))
                 });
                 // Named filters answer an object of buckets, anonymous ones a list.
@@ -164,16 +194,17 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
                 }
                 ("cardinality", json!({ "value": terms.len() + raws.len() }))
             }
-            AggKind::Range { ranges, keyed, .. } => {
-                ("range", range(agg, ranges, parts, *keyed, typed_keys))
-            }
+            AggKind::Range { ranges, keyed, .. } => (
+                "range",
+                range(agg, ranges, parts, *keyed, typed_keys, nested),
+            ),
             AggKind::Metric { metric, .. } => {
                 let mut s: Option<Stats> = None;
                 for p in parts {
                     if let Part::Metric(m) = p {
                         match &mut s {
                             Some(t) => t.merge(&m),
-                            None => s = Some(m),
+                            None => s = Some(m.reducing()),
                         }
                     }
                 }
@@ -185,9 +216,7 @@ pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
             (typed(prefix, &agg.name, typed_keys), body),
         ));
     }
-    // OpenSearch keeps the aggregations by name in a Java `HashMap`.
-    crate::util::java_hash::hash_order(&mut out);
-    Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
+    out
 }
 
 /// A numeric histogram merged over the shards: with a minimum of 0, the empty buckets between
@@ -198,6 +227,7 @@ fn histogram(
     parts: Vec<Part>,
     (interval, offset, min_doc_count, keyed): (f64, f64, u64, bool),
     typed_keys: bool,
+    nested: &Nested,
 ) -> Value {
     let mut merged: BTreeMap<u64, (u64, Vec<Stats>)> = BTreeMap::new();
     for p in parts {
@@ -228,7 +258,8 @@ fn histogram(
             let mut b = Map::new();
             b.insert("key".into(), json!(k));
             b.insert("doc_count".into(), Value::from(*n));
-            bucket_metrics(&mut b, agg, stats, typed_keys);
+            let id = tantivy::f64_to_u64(k).to_string();
+            bucket_metrics(&mut b, agg, stats, typed_keys, (nested, &id));
             (k, Value::Object(b))
         });
     if keyed {
@@ -249,6 +280,7 @@ fn range(
     parts: Vec<Part>,
     keyed: bool,
     typed_keys: bool,
+    nested: &Nested,
 ) -> Value {
     // The shards read the same ranges without failing, or there is nothing to reduce.
     let resolved = super::collect::resolve_ranges(&agg.name, ranges).unwrap_or_default();
@@ -261,21 +293,25 @@ fn range(
             }
         }
     }
-    let buckets = resolved.iter().zip(&merged).map(|(r, (n, stats))| {
-        let mut b = Map::new();
-        if !keyed {
-            b.insert("key".into(), json!(r.key));
-        }
-        if let Some(f) = r.from {
-            b.insert("from".into(), json!(f));
-        }
-        if let Some(t) = r.to {
-            b.insert("to".into(), json!(t));
-        }
-        b.insert("doc_count".into(), Value::from(*n));
-        bucket_metrics(&mut b, agg, stats, typed_keys);
-        (r.key.clone(), Value::Object(b))
-    });
+    let buckets = resolved
+        .iter()
+        .zip(&merged)
+        .enumerate()
+        .map(|(i, (r, (n, stats)))| {
+            let mut b = Map::new();
+            if !keyed {
+                b.insert("key".into(), json!(r.key));
+            }
+            if let Some(f) = r.from {
+                b.insert("from".into(), json!(f));
+            }
+            if let Some(t) = r.to {
+                b.insert("to".into(), json!(t));
+            }
+            b.insert("doc_count".into(), Value::from(*n));
+            bucket_metrics(&mut b, agg, stats, typed_keys, (nested, &i.to_string()));
+            (r.key.clone(), Value::Object(b))
+        });
     if keyed {
         return json!({ "buckets": buckets.collect::<Map<String, Value>>() });
     }
@@ -306,7 +342,7 @@ fn merge_buckets<K: Ord>(
 /// has none yet).
 fn merge_stats(into: &mut Vec<Stats>, from: Vec<Stats>) {
     if into.is_empty() {
-        *into = from;
+        *into = from.into_iter().map(Stats::reducing).collect();
         return;
     }
     for (a, b) in into.iter_mut().zip(&from) {
@@ -320,8 +356,15 @@ fn bucket_metrics(
     agg: &super::request::Agg,
     stats: &[Stats],
     typed_keys: bool,
+    (nested, id): (&Nested, &str),
 ) {
     let mut subs: Vec<(String, (String, Value))> = Vec::new();
+    if !agg.nested.is_empty() {
+        // What each shard's nested aggregations found in this bucket (none for a bucket the
+        // shard did not have, or an empty one the reduce filled in).
+        let found: Vec<ShardAggs> = nested.iter().filter_map(|m| m.get(id).cloned()).collect();
+        subs.extend(entries(&Aggs(agg.nested.clone()), found, typed_keys));
+    }
     for (i, sub) in agg.subs.iter().enumerate() {
         let AggKind::Metric { metric, .. } = &sub.kind else {
             continue;
@@ -342,7 +385,7 @@ fn bucket_metrics(
 }
 
 /// OpenSearch's terms order: count descending, then key ascending.
-fn order(a: &Bucket, b: &Bucket) -> Ordering {
+pub(crate) fn order(a: &Bucket, b: &Bucket) -> Ordering {
     b.1.cmp(&a.1).then_with(|| match (&a.0, &b.0) {
         (Key::Str(x), Key::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Key::Long(x), Key::Long(y)) | (Key::Date(x), Key::Date(y)) => x.cmp(y),
@@ -359,6 +402,7 @@ fn terms(
     (size, shard_size, min_doc_count): (usize, Option<usize>, u64),
     shards: usize,
     typed_keys: bool,
+    nested: &Nested,
 ) -> (&'static str, Value) {
     // `BucketUtils.suggestShardSideQueueSize`: one shard returns what is asked.
     let shard_size = shard_size
@@ -381,11 +425,12 @@ fn terms(
                 _ => "lterms",
             };
         }
+        // A shard that returned a full `shard_size` of buckets may have left out docs of a
+        // term as frequent as its last one (`getDocCountError`); one shard's top is exact.
+        if list.len() >= shard_size && shards > 1 {
+            error += list[shard_size - 1].1;
+        }
         if list.len() > shard_size {
-            // One shard's top buckets are exact.
-            if shards > 1 {
-                error += list[shard_size - 1].1;
-            }
             other += list[shard_size..].iter().map(|(_, n, _)| n).sum::<u64>();
             list.truncate(shard_size);
         }
@@ -406,6 +451,7 @@ fn terms(
         .into_iter()
         .map(|(k, n, stats)| {
             let mut b = Map::new();
+            let id = super::bucket_filter::id_of_key(&k);
             match k {
                 Key::Str(s) => b.insert("key".into(), Value::from(s)),
                 Key::Long(v) => b.insert("key".into(), Value::from(v)),
@@ -421,7 +467,7 @@ fn terms(
                 }
             };
             b.insert("doc_count".into(), Value::from(n));
-            bucket_metrics(&mut b, agg, &stats, typed_keys);
+            bucket_metrics(&mut b, agg, &stats, typed_keys, (nested, &id));
             Value::Object(b)
         })
         .collect();

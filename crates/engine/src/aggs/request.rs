@@ -13,8 +13,11 @@ pub struct Aggs(pub Vec<Agg>);
 pub struct Agg {
     pub name: String,
     pub kind: AggKind,
-    /// Metrics computed in each of a bucket aggregation's buckets.
+    /// Metrics computed in each of a bucket aggregation's buckets, in the same pass.
     pub subs: Vec<Agg>,
+    /// The other sub-aggregations (buckets, `cardinality`): each bucket's own pass over its
+    /// docs (`search::shard_aggs`).
+    pub nested: Vec<Agg>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -269,26 +272,14 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                 ),
             ));
         }
-        if subs
-            .iter()
-            .any(|s| matches!(s.kind, AggKind::Cardinality { .. }))
-        {
-            return Err(Error::illegal_argument(
-                "[cardinality] under a bucket aggregation is not supported yet",
-            ));
-        }
-        if subs
-            .iter()
-            .any(|s| !s.subs.is_empty() || !matches!(s.kind, AggKind::Metric { .. }))
-        {
-            return Err(Error::illegal_argument(
-                "sub-aggregations other than metrics are not supported yet",
-            ));
-        }
+        let (subs, nested) = subs
+            .into_iter()
+            .partition(|s| matches!(s.kind, AggKind::Metric { .. }));
         out.push(Agg {
             name: name.clone(),
             kind,
             subs,
+            nested,
         });
     }
     Ok(Aggs(out))

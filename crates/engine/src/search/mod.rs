@@ -329,6 +329,19 @@ fn shard_aggs(
             ]));
         }
     }
+    aggs_over(req, aggs, t, deadline, &cx, q)
+}
+
+/// The aggregations over the docs `q` matches on the shard, and each bucket's nested
+/// aggregations over that bucket's own docs.
+fn aggs_over(
+    req: &SearchRequest,
+    aggs: &crate::aggs::Aggs,
+    t: &ShardTarget,
+    deadline: Option<&timeout::Deadline>,
+    cx: &Context,
+    q: query::Q,
+) -> Result<crate::aggs::ShardAggs> {
     let scoring = if req.min_score.is_some() {
         tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
     } else {
@@ -345,7 +358,7 @@ fn shard_aggs(
     // own is; the aggregation builds them itself, outside the query phase's "failed to create
     // query" wrapper.
     let build_filter = |query: &crate::dsl::Query| -> Result<crate::aggs::FilterWeight> {
-        let q = query::build(query, &cx).map_err(|e| match e.caused_by {
+        let q = query::build(query, cx).map_err(|e| match e.caused_by {
             Some(cause) if e.reason.starts_with("failed to create query: ") => *cause,
             _ => e,
         })?;
@@ -370,7 +383,50 @@ fn shard_aggs(
             _ => Ok(Vec::new()),
         })
         .collect::<Result<Vec<_>>>()?;
-    crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), &meta.mapping, &filters)
+    let mut out = crate::aggs::collect(aggs, &t.searcher, weight.as_ref(), cx.mapping, &filters)?;
+    // Nested bucket aggregations (and `cardinality`) run over each bucket's own docs.
+    for (i, buckets) in crate::aggs::bucket_filter::nested_buckets(aggs, &out) {
+        let nested = crate::aggs::Aggs(aggs.0[i].nested.clone());
+        let mut found = rustc_hash::FxHashMap::default();
+        for (id, filter) in buckets {
+            let f = bucket_query(filter, cx)?;
+            let docs = tantivy::query::BooleanQuery::new(vec![
+                (tantivy::query::Occur::Must, q.box_clone()),
+                (tantivy::query::Occur::Must, f),
+            ]);
+            found.insert(
+                id,
+                aggs_over(req, &nested, t, deadline, cx, Box::new(docs))?,
+            );
+        }
+        crate::aggs::bucket_filter::set_nested(&mut out, i, found);
+    }
+    Ok(out)
+}
+
+/// The query of a bucket's own docs.
+fn bucket_query(
+    filter: crate::aggs::bucket_filter::BucketFilter,
+    cx: &Context,
+) -> Result<query::Q> {
+    use crate::aggs::bucket_filter::BucketFilter;
+    use tantivy::query::Occur;
+    Ok(match filter {
+        BucketFilter::Json(text) => {
+            let node = crate::dsl::json::parse(text.as_bytes())
+                .ok_or_else(|| Error::internal("a bucket filter is not JSON"))?;
+            query::build(&crate::dsl::parse_query(&node)?, cx)?
+        }
+        BucketFilter::Query(ast) => query::build(ast, cx)?,
+        BucketFilter::NoneOf(asts) => {
+            let mut clauses: Vec<(Occur, query::Q)> =
+                vec![(Occur::Must, Box::new(tantivy::query::AllQuery))];
+            for ast in asts {
+                clauses.push((Occur::MustNot, query::build(ast, cx)?));
+            }
+            Box::new(tantivy::query::BooleanQuery::new(clauses))
+        }
+    })
 }
 
 /// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
