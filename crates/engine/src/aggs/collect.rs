@@ -98,17 +98,20 @@ pub(crate) struct Stats {
     pub count: u64,
     pub sum: f64,
     compensation: f64,
-    /// The sum of the squares (`extended_stats`), compensated as the sum is.
+    /// The sum of the squares, compensated as the sum is (only where `extended_stats` asks:
+    /// it costs a second compensated addition per value).
     pub sum_of_squares: f64,
     squares_compensation: f64,
+    squares: bool,
     pub min: f64,
     pub max: f64,
     pub date: bool,
 }
 
 impl Stats {
-    fn new(date: bool) -> Stats {
+    fn new(date: bool, squares: bool) -> Stats {
         Stats {
+            squares,
             count: 0,
             sum: 0.0,
             compensation: 0.0,
@@ -130,11 +133,13 @@ impl Stats {
             return;
         }
         kahan(&mut self.sum, &mut self.compensation, v);
-        kahan(
-            &mut self.sum_of_squares,
-            &mut self.squares_compensation,
-            v * v,
-        );
+        if self.squares {
+            kahan(
+                &mut self.sum_of_squares,
+                &mut self.squares_compensation,
+                v * v,
+            );
+        }
     }
 
     /// The shard's stats as the coordinating node's reduce starts from them: its
@@ -258,10 +263,21 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
 }
 
 /// Empty metrics for each of `subs`, as a bucket starts.
-fn fresh(subs: &[(String, Source)]) -> Vec<Stats> {
+fn fresh(subs: &[(String, Source, bool)]) -> Vec<Stats> {
     subs.iter()
-        .map(|(_, s)| Stats::new(matches!(s, Source::Number(NumType::Date))))
+        .map(|(_, s, squares)| Stats::new(matches!(s, Source::Number(NumType::Date)), *squares))
         .collect()
+}
+
+/// Whether a metric sums its values' squares.
+fn squares(kind: &AggKind) -> bool {
+    matches!(
+        kind,
+        AggKind::Metric {
+            metric: Metric::ExtendedStats(_),
+            ..
+        }
+    )
 }
 
 /// Adds a doc's values to its bucket's metrics.
@@ -317,7 +333,10 @@ pub fn collect(
         .map(|a| {
             a.subs
                 .iter()
-                .map(|s| source(type_name(&s.kind), &s.kind, mapping))
+                .map(|s| {
+                    let (field, source) = source(type_name(&s.kind), &s.kind, mapping)?;
+                    Ok((field, source, squares(&s.kind)))
+                })
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<Vec<_>>>()?;
@@ -367,9 +386,9 @@ pub fn collect(
                 raws: Default::default(),
             },
             (Source::Number(n), AggKind::Metric { .. }) => {
-                Part::Metric(Stats::new(*n == NumType::Date))
+                Part::Metric(Stats::new(*n == NumType::Date, squares(&a.kind)))
             }
-            (Source::Keyword, AggKind::Metric { .. }) => Part::Metric(Stats::new(false)),
+            (Source::Keyword, AggKind::Metric { .. }) => Part::Metric(Stats::new(false, false)),
         })
         .collect();
     // Terms are merged by key over the segments.
@@ -382,7 +401,7 @@ pub fn collect(
             segment.push(open(reader, field, s)?);
             subs.push(
                 sub.iter()
-                    .map(|(f, s)| open(reader, f, s))
+                    .map(|(f, s, _)| open(reader, f, s))
                     .collect::<Result<Vec<_>>>()?,
             );
         }
@@ -858,7 +877,7 @@ mod tests {
 
     #[test]
     fn sums_as_compensated() {
-        let mut s = Stats::new(false);
+        let mut s = Stats::new(false, false);
         for _ in 0..10 {
             s.add(0.1);
         }
