@@ -2,7 +2,7 @@
 //! named by an id the coordinating reduce finds again (`id_of_*`), and described by the query
 //! that selects its docs, which the search module builds and intersects with the search's.
 
-use super::collect::{next, resolve_ranges, Key, Part, ShardAggs};
+use super::collect::{next, Key, Part, ShardAggs};
 use super::request::Aggs;
 use super::request::{Agg, AggKind};
 use crate::dsl::Query as Ast;
@@ -97,17 +97,14 @@ fn buckets<'a>(agg: &'a Agg, part: &Part) -> Vec<(String, BucketFilter<'a>)> {
                 (bits.to_string(), BucketFilter::Json(f))
             })
             .collect(),
-        (AggKind::Range { field, ranges, .. }, Part::Range(_)) => resolve_ranges(&agg.name, ranges)
-            .unwrap_or_default()
+        (AggKind::Range { field, .. }, Part::Range(_, resolved)) => resolved
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let f = range(
-                    field,
-                    r.from.map(|v| json!(v)),
-                    r.to.map(|v| json!(v)),
-                    false,
-                );
+                // Date bounds are epoch millis.
+                let bound =
+                    |v: Option<f64>| v.map(|v| if r.dates { json!(v as i64) } else { json!(v) });
+                let f = range(field, bound(r.from), bound(r.to), r.dates);
                 (id_of_index(i), BucketFilter::Json(f))
             })
             .collect(),

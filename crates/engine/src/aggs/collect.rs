@@ -38,7 +38,7 @@ impl ShardAggs {
                     Part::Terms(b) => b.len(),
                     Part::Histogram(h) => h.len(),
                     Part::NumHistogram(h) => h.len(),
-                    Part::Range(r) => r.len(),
+                    Part::Range(r, _) => r.len(),
                     Part::Distinct { terms, raws } => terms.len() + raws.len(),
                     Part::Single(..) => 1,
                     Part::Multi(b, _) => b.len(),
@@ -75,8 +75,9 @@ pub(crate) enum Part {
     /// A numeric histogram's buckets: key (as `f64_to_u64`, so the map orders them) → doc
     /// count and metrics.
     NumHistogram(BTreeMap<u64, (u64, Vec<Stats>)>),
-    /// Each range's doc count and metrics, in the ranges' order (`resolve_ranges`).
-    Range(Vec<(u64, Vec<Stats>)>),
+    /// Each range's doc count and metrics, in the ranges' order, and the ranges as this shard
+    /// read them (`resolve_ranges`; dates resolve on the shard, as `now` does in OpenSearch).
+    Range(Vec<(u64, Vec<Stats>)>, Vec<ResolvedRange>),
     /// The distinct values seen: a keyword's terms, or a number's column values.
     Distinct {
         terms: rustc_hash::FxHashSet<Vec<u8>>,
@@ -228,11 +229,6 @@ fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Sourc
     };
     let source = match (kind, fm.ty) {
         (_, FieldType::Text) => return Err(Error::text_fielddata(field)),
-        (AggKind::Range { .. }, FieldType::Date) => {
-            return Err(Error::illegal_argument(
-                "[range] aggregations on date fields are not supported yet",
-            ))
-        }
         (
             AggKind::Terms { .. } | AggKind::Cardinality { .. } | AggKind::Missing { .. },
             FieldType::Keyword | FieldType::Ip,
@@ -343,7 +339,33 @@ pub fn collect(
     let mut resolved: Vec<Vec<ResolvedRange>> = Vec::with_capacity(aggs.0.len());
     for a in &aggs.0 {
         resolved.push(match &a.kind {
-            AggKind::Range { ranges, .. } => resolve_ranges(&a.name, ranges)?,
+            AggKind::Range {
+                field,
+                ranges,
+                dates,
+                ..
+            } => {
+                let format = match mapping.field(field) {
+                    Some(fm) if fm.ty == FieldType::Date => {
+                        // Keys print as `strict_date_optional_time`; a field printing its own
+                        // format would need that format's printer.
+                        if fm.date_format.as_ref().is_some_and(|f| {
+                            !f.source.starts_with("strict_date_optional_time")
+                                && !f.source.starts_with("date_optional_time")
+                        }) {
+                            return Err(Error::illegal_argument(format!(
+                                "[{}] on a date field with format [{}] is not supported yet",
+                                type_name(&a.kind),
+                                fm.date_format.as_ref().map_or("", |f| f.source.as_str())
+                            )));
+                        }
+                        Some(fm.date_format.as_ref())
+                    }
+                    None if *dates => Some(None),
+                    _ => None,
+                };
+                resolve_ranges(&a.name, ranges, format)?
+            }
             _ => Vec::new(),
         });
         if let AggKind::Histogram { interval, .. } = a.kind {
@@ -376,11 +398,14 @@ pub fn collect(
                     .get(i)
                     .is_some_and(|list| list.iter().any(|w| w.matches_none)),
             ),
+            // An unmapped field still lists its ranges, empty.
+            (_, AggKind::Range { ranges, .. }) => {
+                Part::Range(vec![(0, fresh(sub)); ranges.len()], resolved[i].clone())
+            }
             (Source::Unmapped, _) => Part::Unmapped,
             (_, AggKind::Terms { .. }) => Part::Terms(Vec::new()),
             (_, AggKind::DateHistogram { .. }) => Part::Histogram(BTreeMap::new()),
             (_, AggKind::Histogram { .. }) => Part::NumHistogram(BTreeMap::new()),
-            (_, AggKind::Range { ranges, .. }) => Part::Range(vec![(0, fresh(sub)); ranges.len()]),
             (_, AggKind::Cardinality { .. }) => Part::Distinct {
                 terms: Default::default(),
                 raws: Default::default(),
@@ -566,7 +591,7 @@ pub fn collect(
                             add_subs(doc, &subs[i], &mut e.1, &mut sub_seen);
                         }
                     }
-                    (Open::Number(c, n), Part::Range(buckets)) => {
+                    (Open::Number(c, n), Part::Range(buckets, _)) => {
                         // A doc counts once in each range one of its values falls in.
                         for (r, bucket) in resolved[i].iter().zip(buckets.iter_mut()) {
                             if c.values_for_doc(doc).any(|raw| r.holds(value(*n, raw))) {
@@ -658,6 +683,8 @@ pub(crate) struct ResolvedRange {
     pub key: String,
     pub from: Option<f64>,
     pub to: Option<f64>,
+    /// The bounds are epoch millis, printed as dates.
+    pub dates: bool,
 }
 
 impl ResolvedRange {
@@ -671,6 +698,7 @@ impl ResolvedRange {
 pub(crate) fn resolve_ranges(
     name: &str,
     ranges: &[super::request::RangeSpec],
+    dates: Option<Option<&crate::index::date_format::DateFormat>>,
 ) -> Result<Vec<ResolvedRange>> {
     if ranges.is_empty() {
         return Err(Error::illegal_argument(format!(
@@ -691,12 +719,26 @@ pub(crate) fn resolve_ranges(
             )),
         }
     };
-    let text =
-        |v: Option<f64>| v.map_or("*".to_string(), crate::query::function_score::java_double);
+    // Dates: in the field's format (or date math), printed as `strict_date_optional_time`.
+    let date = |s: &Option<String>, format| -> Result<Option<f64>> {
+        let Some(s) = s else { return Ok(None) };
+        let v = serde_json::Value::String(s.clone());
+        Ok(Some(
+            crate::query::values::date_millis_in(format, &v)? as f64
+        ))
+    };
+    let text = |v: Option<f64>| match (v, dates.is_some()) {
+        (None, _) => "*".to_string(),
+        (Some(v), true) => crate::index::date_format::format_iso_millis(v as i64),
+        (Some(v), false) => crate::query::function_score::java_double(v),
+    };
     let mut out = ranges
         .iter()
         .map(|r| {
-            let (from, to) = (number(&r.from)?, number(&r.to)?);
+            let (from, to) = match dates {
+                Some(format) => (date(&r.from, format)?, date(&r.to, format)?),
+                None => (number(&r.from)?, number(&r.to)?),
+            };
             Ok(ResolvedRange {
                 key: r
                     .key
@@ -704,6 +746,7 @@ pub(crate) fn resolve_ranges(
                     .unwrap_or_else(|| format!("{}-{}", text(from), text(to))),
                 from,
                 to,
+                dates: dates.is_some(),
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -760,6 +803,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Terms { .. } => "terms",
         AggKind::DateHistogram { .. } => "date_histogram",
         AggKind::Histogram { .. } => "histogram",
+        AggKind::Range { dates: true, .. } => "date_range",
         AggKind::Range { .. } => "range",
         AggKind::Cardinality { .. } => "cardinality",
         AggKind::Missing { .. } => "missing",

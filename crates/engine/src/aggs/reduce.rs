@@ -195,7 +195,7 @@ fn entries(
                 ("cardinality", json!({ "value": terms.len() + raws.len() }))
             }
             AggKind::Range { ranges, keyed, .. } => (
-                "range",
+                type_name(&agg.kind),
                 range(agg, ranges, parts, *keyed, typed_keys, nested),
             ),
             AggKind::Metric { metric, .. } => {
@@ -282,17 +282,20 @@ fn range(
     typed_keys: bool,
     nested: &Nested,
 ) -> Value {
-    // The shards read the same ranges without failing, or there is nothing to reduce.
-    let resolved = super::collect::resolve_ranges(&agg.name, ranges).unwrap_or_default();
-    let mut merged: Vec<(u64, Vec<Stats>)> = resolved.iter().map(|_| (0, Vec::new())).collect();
+    // The ranges as the first shard read them (they read the same, or there is nothing to
+    // reduce).
+    let mut resolved = None;
+    let mut merged: Vec<(u64, Vec<Stats>)> = ranges.iter().map(|_| (0, Vec::new())).collect();
     for p in parts {
-        if let Part::Range(list) = p {
+        if let Part::Range(list, read) = p {
+            resolved.get_or_insert(read);
             for (into, (n, stats)) in merged.iter_mut().zip(list) {
                 into.0 += n;
                 merge_stats(&mut into.1, stats);
             }
         }
     }
+    let resolved = resolved.unwrap_or_default();
     let buckets = resolved
         .iter()
         .zip(&merged)
@@ -302,11 +305,16 @@ fn range(
             if !keyed {
                 b.insert("key".into(), json!(r.key));
             }
-            if let Some(f) = r.from {
-                b.insert("from".into(), json!(f));
-            }
-            if let Some(t) = r.to {
-                b.insert("to".into(), json!(t));
+            for (name, bound) in [("from", r.from), ("to", r.to)] {
+                if let Some(v) = bound {
+                    b.insert(name.into(), json!(v));
+                    if r.dates {
+                        b.insert(
+                            format!("{name}_as_string"),
+                            json!(format_iso_millis(v as i64)),
+                        );
+                    }
+                }
             }
             b.insert("doc_count".into(), Value::from(*n));
             bucket_metrics(&mut b, agg, stats, typed_keys, (nested, &i.to_string()));

@@ -25,7 +25,7 @@ pub mod terms_set;
 mod text;
 
 pub(crate) use text::expand_fields;
-mod values;
+pub(crate) mod values;
 pub mod wrappers;
 
 use crate::dsl::{self, Query as Ast};

@@ -161,6 +161,19 @@ pub fn date_millis_pub(
     date_millis(fm, format, v, round_up)
 }
 
+/// A date value as millis with a field's date format (the default one where `None`), for an
+/// aggregation reading a date bound (`date_range`, which parses with the default format on a
+/// field the shard does not map).
+pub fn date_millis_in(format: Option<&DateFormat>, v: &Value) -> Result<i64> {
+    let mut fm = FieldMapping::parse(
+        "",
+        crate::index::mapping::FieldType::Date,
+        &serde_json::Map::new(),
+    )?;
+    fm.date_format = Some(format.cloned().unwrap_or_else(DateFormat::default_format));
+    date_millis(&fm, None, v, false)
+}
+
 fn date_millis(fm: &FieldMapping, format: Option<&str>, v: &Value, round_up: bool) -> Result<i64> {
     date_millis_tz(fm, format, v, round_up, None)
 }
