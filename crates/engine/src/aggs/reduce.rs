@@ -4,7 +4,7 @@
 //! first and the last, metrics from their merged count, sum, min and max.
 
 use super::collect::{bits, next, type_name, Bucket, Key, Part, ShardAggs, Stats};
-use super::request::{AggKind, Aggs, Metric};
+use super::request::{Agg, AggKind, Aggs, Metric};
 use crate::index::date_format::format_iso_millis;
 use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// The `aggregations` object of the response; `typed_keys` prefixes each name with its type.
 pub fn reduce(aggs: &Aggs, shards: Vec<ShardAggs>, typed_keys: bool) -> Value {
-    let mut out = entries(aggs, shards, typed_keys);
+    let mut out = entries(&aggs.0, shards, typed_keys);
     // OpenSearch keeps the aggregations by name in a Java `HashMap`.
     crate::util::java_hash::hash_order(&mut out);
     Value::Object(out.into_iter().map(|(_, entry)| entry).collect())
@@ -24,15 +24,15 @@ type Nested = [FxHashMap<String, ShardAggs>];
 
 /// The reduced aggregations as (name, (response key, body)), in the request's order.
 fn entries(
-    aggs: &Aggs,
+    aggs: &[Agg],
     shards: Vec<ShardAggs>,
     typed_keys: bool,
 ) -> Vec<(String, (String, Value))> {
     let mut out: Vec<(String, (String, Value))> = Vec::new();
     let count = shards.len();
-    let mut columns: Vec<Vec<Part>> = aggs.0.iter().map(|_| Vec::new()).collect();
+    let mut columns: Vec<Vec<Part>> = aggs.iter().map(|_| Vec::new()).collect();
     let mut nested_columns: Vec<Vec<FxHashMap<String, ShardAggs>>> =
-        aggs.0.iter().map(|_| Vec::new()).collect();
+        aggs.iter().map(|_| Vec::new()).collect();
     for s in shards {
         for (i, part) in s.0.into_iter().enumerate() {
             if let Some(c) = columns.get_mut(i) {
@@ -45,7 +45,7 @@ fn entries(
             }
         }
     }
-    for ((agg, parts), nested) in aggs.0.iter().zip(columns).zip(nested_columns) {
+    for ((agg, parts), nested) in aggs.iter().zip(columns).zip(nested_columns) {
         let nested: &Nested = &nested;
         let (prefix, body) = match &agg.kind {
             AggKind::Terms {
@@ -371,7 +371,7 @@ fn bucket_metrics(
         // What each shard's nested aggregations found in this bucket (none for a bucket the
         // shard did not have, or an empty one the reduce filled in).
         let found: Vec<ShardAggs> = nested.iter().filter_map(|m| m.get(id).cloned()).collect();
-        subs.extend(entries(&Aggs(agg.nested.clone()), found, typed_keys));
+        subs.extend(entries(&agg.nested, found, typed_keys));
     }
     for (i, sub) in agg.subs.iter().enumerate() {
         let AggKind::Metric { metric, .. } = &sub.kind else {

@@ -50,11 +50,7 @@ pub struct ClusterSettings {
 impl ClusterSettings {
     pub fn open(data: &std::path::Path) -> Result<ClusterSettings> {
         let path = data.join("_state").join("cluster_settings.json");
-        let state = match std::fs::read(&path) {
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| Error::internal(format!("corrupt cluster settings: {e}")))?,
-            Err(_) => State::default(),
-        };
+        let state: State = crate::util::fs::read_state(&path, "cluster settings")?;
         Ok(ClusterSettings {
             path,
             state: RwLock::new(state),

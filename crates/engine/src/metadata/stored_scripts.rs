@@ -25,11 +25,8 @@ pub struct StoredScripts {
 impl StoredScripts {
     pub fn open(data: &Path) -> Result<StoredScripts> {
         let path = data.join("_state").join("stored_scripts.json");
-        let scripts = match std::fs::read(&path) {
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| Error::internal(format!("corrupt stored scripts: {e}")))?,
-            Err(_) => BTreeMap::new(),
-        };
+        let scripts: BTreeMap<String, StoredScript> =
+            crate::util::fs::read_state(&path, "stored scripts")?;
         Ok(StoredScripts {
             path,
             scripts: RwLock::new(scripts),

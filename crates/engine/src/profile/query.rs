@@ -110,14 +110,14 @@ pub fn search_profiles(
 ) -> Result<Vec<QueryProfile>> {
     let mut out = Vec::with_capacity(2);
     if let Some(f) = post_filter {
-        out.push(profile(f, cx, false)?);
+        out.push(node(f, cx, false)?.0);
     }
-    let main = profile(query, cx, scoring)?;
+    let (main, built) = node(query, cx, scoring)?;
     if scoring || main.type_name == "ConstantScoreQuery" {
         out.push(main);
         return Ok(out);
     }
-    let q = tantivy::query::ConstScoreQuery::new(build(query, cx)?, 1.0);
+    let q = tantivy::query::ConstScoreQuery::new(built, 1.0);
     out.push(QueryProfile {
         type_name: "ConstantScoreQuery",
         description: format!("ConstantScore({})", main.description),
@@ -127,29 +127,31 @@ pub fn search_profiles(
     Ok(out)
 }
 
-/// Profiles `ast` on the context's shard; `scoring` whether the search scores its matches.
-pub fn profile(ast: &Ast, cx: &Context, scoring: bool) -> Result<QueryProfile> {
+/// Profiles `ast` on the context's shard (`scoring`: whether the search scores its matches), and
+/// the query it built.
+fn node(ast: &Ast, cx: &Context, scoring: bool) -> Result<(QueryProfile, crate::query::Q)> {
     let printing = cx.labelling();
     let (description, _) = lucene_string::render(ast, &printing)?;
     let subs = children(ast);
     // A boolean Lucene rewrites to its one clause is that clause.
     if let [(only, _)] = subs.as_slice() {
         if matches!(ast, Ast::Bool(_)) && lucene_string::render(only, &printing)?.0 == description {
-            return profile(only, cx, scoring);
+            return node(only, cx, scoring);
         }
     }
     let q = build(ast, cx)?;
     let breakdown = time(q.as_ref(), cx.searcher, scoring)?;
     let children = subs
         .into_iter()
-        .map(|(c, scores)| profile(c, cx, scoring && scores))
+        .map(|(c, scores)| Ok(node(c, cx, scoring && scores)?.0))
         .collect::<Result<Vec<_>>>()?;
-    Ok(QueryProfile {
+    let profile = QueryProfile {
         type_name: lucene_class(&description),
         description,
         breakdown,
         children,
-    })
+    };
+    Ok((profile, q))
 }
 
 fn time(q: &dyn Query, searcher: &Searcher, scoring: bool) -> Result<Breakdown> {

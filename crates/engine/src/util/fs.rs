@@ -4,6 +4,19 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 
+/// A node state file (`_state/*.json`) read back; absent, the default. `what` names it in the
+/// error a corrupt file gives.
+pub fn read_state<T: serde::de::DeserializeOwned + Default>(
+    path: &Path,
+    what: &str,
+) -> crate::error::Result<T> {
+    match fs::read(path) {
+        Ok(b) => serde_json::from_slice(&b)
+            .map_err(|e| crate::error::Error::internal(format!("corrupt {what}: {e}"))),
+        Err(_) => Ok(T::default()),
+    }
+}
+
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
