@@ -11,6 +11,7 @@ import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
 import { TaskManager } from './tasks/task-manager';
 import type { NodeContext } from './node-context';
+import type { Security } from './security/security';
 
 export interface App {
   readonly fastify: FastifyInstance;
@@ -32,11 +33,18 @@ function pathMatcher(pattern: string): RegExp {
 
 /** An error answered outside the action pipeline (routing, body limits), OpenSearch-rendered. */
 async function sendError(reply: FastifyReply, err: unknown, headOnly = false): Promise<void> {
-  const { status, body, headers } = renderError(err, { errorTrace: false });
-  await reply.code(status).headers(headers).header('content-type', 'application/json; charset=UTF-8').send(headOnly ? undefined : body);
+  const { status, body, headers, contentType } = renderError(err, { errorTrace: false });
+  await reply.code(status).headers(headers).header('content-type', contentType).send(headOnly ? undefined : body);
 }
 
-export function buildApp(config: NodeConfig): App {
+/**
+ * `security` is what `prepareSecurity(config)` made; it must be given unless the settings disable
+ * security, so no caller can drop it by accident.
+ */
+export function buildApp(config: NodeConfig, security?: Security): App {
+  if (config.security.enabled && security === undefined) {
+    throw new Error('security is enabled: pass prepareSecurity(config) to buildApp, or set plugins.security.disabled: true');
+  }
   const engine = Engine.open({
     dataPath: config.path.data,
     nodeName: config.node.name,
@@ -44,8 +52,11 @@ export function buildApp(config: NodeConfig): App {
     autoCreateIndex: config.action.autoCreateIndex,
     host: config.network.host,
   });
-  const node: NodeContext = { config, engine, tasks: new TaskManager() };
+  const node: NodeContext = { config, engine, tasks: new TaskManager(), security };
+  const tls = security?.tls;
   const app = fastify({
+    // A client certificate is asked for but not required: it only matters to the admin DN check.
+    ...(tls === undefined ? {} : { https: { key: tls.key, cert: tls.cert, ca: tls.ca, requestCert: true, rejectUnauthorized: false } }),
     bodyLimit: config.http.maxContentLength,
     exposeHeadRoutes: false,
     // Index names reach 255 bytes and ids 512; the default of 100 would 404 them.

@@ -2,9 +2,12 @@
 import type { Engine } from './engine';
 import type { TaskManager } from './tasks/task-manager';
 import type { NodeConfig } from './config';
+import type { Security } from './security/security';
 
 export interface NodeContext {
   readonly config: NodeConfig;
   readonly engine: Engine;
   readonly tasks: TaskManager;
+  /** Undefined when security is disabled (`plugins.security.disabled: true`). */
+  readonly security: Security | undefined;
 }

@@ -2,11 +2,14 @@
 // SIGTERM (stop accepting, finish in-flight requests, commit every shard).
 import { loadConfig } from './config';
 import { buildApp } from './app';
+import { prepareSecurity } from './security/security';
 
 async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, configDir: process.env.QUARRY_PATH_CONF });
-  const app = buildApp(config);
+  const security = await prepareSecurity(config, process.env);
+  const app = buildApp(config, security);
+  for (const notice of security?.notices ?? []) process.stdout.write(`[quarry] ${notice}\n`);
   const address = await app.fastify.listen({ host: config.network.host, port: config.http.port });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`[quarry] node [${config.node.name}] listening on ${address} (started in ${ms.toFixed(0)} ms)\n`);

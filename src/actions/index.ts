@@ -54,6 +54,12 @@ import { tasksCancel } from './tasks/cancel';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
+import { apiKeyCreate } from './security/api-key-create';
+import { apiKeyList } from './security/api-key-list';
+import { apiKeyGet } from './security/api-key-get';
+import { apiKeyRevoke } from './security/api-key-revoke';
+import { securityAuthInfo } from './security/authinfo';
+
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
   clusterHealth,
@@ -110,4 +116,9 @@ export const ACTIONS: readonly ActionSpec[] = [
   searchValidateQuery,
   nodesStats,
   nodesInfo,
+  apiKeyCreate,
+  apiKeyList,
+  apiKeyGet,
+  apiKeyRevoke,
+  securityAuthInfo,
 ];

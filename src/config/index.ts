@@ -1,5 +1,5 @@
 // Node settings (see load-config.ts for the layering and settings.ts for the registry).
-export { loadConfig, type ConfigSources, type NodeConfig } from './load-config';
+export { loadConfig, type ConfigSources, type NodeConfig, type SecuritySettings } from './load-config';
 export { SETTINGS, SETTING_KEYS, type SettingKey, type SettingValues } from './settings';
 export { parseAutoCreateIndex, type AutoCreateIndex } from './auto-create-index';
 export { parsePortRange, portsOf, type PortRange } from './port-range';

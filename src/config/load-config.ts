@@ -12,7 +12,11 @@ export interface NodeConfig {
   readonly cluster: { readonly name: string };
   readonly node: { readonly name: string };
   /** Absolute. */
-  readonly path: { readonly data: string };
+  readonly path: {
+    readonly data: string;
+    /** The folder holding quarry.yml and `opensearch-security/` (absolute). */
+    readonly conf: string;
+  };
   /** The address to bind (special values already resolved). */
   readonly network: { readonly host: string };
   readonly http: {
@@ -28,8 +32,29 @@ export interface NodeConfig {
     readonly autoCreate: AutoCreateIndex;
   };
   readonly compatibility: { readonly overrideMainResponseVersion: boolean };
+  readonly security: SecuritySettings;
   /** Every setting's effective value as a string, by OpenSearch key (for `_nodes/settings`). */
   readonly settings: Readonly<Record<SettingKey, string>>;
+}
+
+export interface SecuritySettings {
+  readonly enabled: boolean;
+  readonly httpTls: boolean;
+  /** User-provided PEM files; the node's own certificates when unset. */
+  readonly pemCert: string | undefined;
+  readonly pemKey: string | undefined;
+  readonly pemTrustedCas: string | undefined;
+  /** Client certificate subjects that act as the super admin (the node's admin cert when empty). */
+  readonly adminDn: readonly string[];
+  readonly cacheTtlMillis: number;
+  readonly bcryptRounds: number;
+  readonly apiKeys: {
+    readonly enabled: boolean;
+    readonly defaultExpirationMillis: number;
+    readonly maxExpirationMillis: number;
+    readonly cacheRefreshMillis: number;
+    readonly indexName: string;
+  };
 }
 
 export interface ConfigSources {
@@ -85,11 +110,28 @@ export function loadConfig(sources: ConfigSources): NodeConfig {
   return {
     cluster: { name: v['cluster.name'] },
     node: { name: v['node.name'] },
-    path: { data: v['path.data'] },
+    path: { data: v['path.data'], conf: configDir },
     network: { host: v['network.host'] },
     http: { port: v['http.port'].from, portRange: v['http.port'], maxContentLength: v['http.max_content_length'] },
     action: { autoCreateIndex: raw['action.auto_create_index'], autoCreate: v['action.auto_create_index'] },
     compatibility: { overrideMainResponseVersion: v['compatibility.override_main_response_version'] },
+    security: {
+      enabled: !v['plugins.security.disabled'],
+      httpTls: v['plugins.security.ssl.http.enabled'],
+      pemCert: v['plugins.security.ssl.http.pemcert_filepath'],
+      pemKey: v['plugins.security.ssl.http.pemkey_filepath'],
+      pemTrustedCas: v['plugins.security.ssl.http.pemtrustedcas_filepath'],
+      adminDn: v['plugins.security.authcz.admin_dn'],
+      cacheTtlMillis: v['plugins.security.cache.ttl_minutes'] * 60_000,
+      bcryptRounds: v['plugins.security.password.hashing.bcrypt.rounds'],
+      apiKeys: {
+        enabled: v['plugins.security.apikey.enabled'],
+        defaultExpirationMillis: v['plugins.security.apikey.default_expiration'],
+        maxExpirationMillis: v['plugins.security.apikey.max_expiration'],
+        cacheRefreshMillis: v['plugins.security.apikey.cache_refresh_interval'],
+        indexName: v['plugins.security.apikey.index_name'],
+      },
+    },
     settings: raw,
   };
 }

@@ -6,7 +6,7 @@ import { OpenSearchError } from '../http/errors';
 import { parseAutoCreateIndex, type AutoCreateIndex } from './auto-create-index';
 import { parseNetworkHost } from './network-host';
 import { parsePortRange, type PortRange } from './port-range';
-import { parseByteSize } from './units';
+import { parseByteSize, parseTimeValue, timeValueMillis } from './units';
 
 export interface SettingContext {
   /** Folder relative paths are resolved against. */
@@ -50,6 +50,51 @@ function maxContentLength(value: string, key: string): number {
   return bytes;
 }
 
+/** A time value in milliseconds, at least `min` (`30d`, `10s`). */
+function millis(min: number) {
+  return (value: string, key: string): number => {
+    const ms = timeValueMillis(parseTimeValue(value, key));
+    if (ms < min) throw illegal(`failed to parse value [${value}] for setting [${key}], must be >= [${min}ms]`);
+    return ms;
+  };
+}
+
+function intBetween(lo: number, hi: number) {
+  return (value: string, key: string): number => {
+    const n = /^-?\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(n)) throw illegal(`Failed to parse value [${value}] for setting [${key}]`);
+    if (n < lo) throw illegal(`Failed to parse value [${value}] for setting [${key}] must be >= ${lo}`);
+    if (n > hi) throw illegal(`Failed to parse value [${value}] for setting [${key}] must be <= ${hi}`);
+    return n;
+  };
+}
+
+/**
+ * `plugins.security.authcz.admin_dn`: distinguished names. A YAML list arrives joined by commas
+ * (see sources.ts), and a DN has commas of its own, so a new DN starts at each `CN=` that follows
+ * another component; `;` also separates.
+ */
+function dnList(value: string): readonly string[] {
+  const out: string[] = [];
+  for (const part of value.split(';')) {
+    let current: string[] = [];
+    for (const rdn of part.split(',').map((x) => x.trim())) {
+      if (rdn === '') continue;
+      if (/^cn=/i.test(rdn) && current.length > 0) {
+        out.push(current.join(','));
+        current = [];
+      }
+      current.push(rdn);
+    }
+    if (current.length > 0) out.push(current.join(','));
+  }
+  return out;
+}
+
+function optionalPath(value: string, _key: string, ctx: SettingContext): string | undefined {
+  return value === '' ? undefined : path.resolve(ctx.cwd, value);
+}
+
 export const SETTINGS = {
   'cluster.name': define('cluster.name', 'quarry', (v, k) => {
     nonEmpty(v, k);
@@ -63,6 +108,20 @@ export const SETTINGS = {
   'http.max_content_length': define('http.max_content_length', '100mb', maxContentLength),
   'action.auto_create_index': define<AutoCreateIndex>('action.auto_create_index', 'true', (v) => parseAutoCreateIndex(v)),
   'compatibility.override_main_response_version': define('compatibility.override_main_response_version', 'false', bool),
+  // Security (OpenSearch's security plugin keys): on unless disabled, HTTPS unless turned off.
+  'plugins.security.disabled': define('plugins.security.disabled', 'false', bool),
+  'plugins.security.ssl.http.enabled': define('plugins.security.ssl.http.enabled', 'true', bool),
+  'plugins.security.ssl.http.pemcert_filepath': define('plugins.security.ssl.http.pemcert_filepath', '', optionalPath),
+  'plugins.security.ssl.http.pemkey_filepath': define('plugins.security.ssl.http.pemkey_filepath', '', optionalPath),
+  'plugins.security.ssl.http.pemtrustedcas_filepath': define('plugins.security.ssl.http.pemtrustedcas_filepath', '', optionalPath),
+  'plugins.security.authcz.admin_dn': define('plugins.security.authcz.admin_dn', '', dnList),
+  'plugins.security.cache.ttl_minutes': define('plugins.security.cache.ttl_minutes', '60', intBetween(0, 2147483647)),
+  'plugins.security.password.hashing.bcrypt.rounds': define('plugins.security.password.hashing.bcrypt.rounds', '12', intBetween(4, 31)),
+  'plugins.security.apikey.enabled': define('plugins.security.apikey.enabled', 'true', bool),
+  'plugins.security.apikey.default_expiration': define('plugins.security.apikey.default_expiration', '30d', millis(1)),
+  'plugins.security.apikey.max_expiration': define('plugins.security.apikey.max_expiration', '365d', millis(1)),
+  'plugins.security.apikey.cache_refresh_interval': define('plugins.security.apikey.cache_refresh_interval', '10s', millis(0)),
+  'plugins.security.apikey.index_name': define('plugins.security.apikey.index_name', '.neutral_security_api_keys', nonEmpty),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -3,6 +3,7 @@
 import type { Engine, EngineParams, EngineResponse } from '../engine';
 import type { NodeContext } from '../node-context';
 import type { Task } from '../tasks/task-manager';
+import type { Principal } from '../security/principal';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
@@ -19,6 +20,8 @@ export interface ActionRequest {
   readonly task: Task;
   /** Whether the answer is to be pretty-printed (for `run`s that cache both forms). */
   readonly pretty: boolean;
+  /** Who the request runs as; undefined when security is disabled. */
+  readonly principal: Principal | undefined;
 }
 
 export interface ActionSpec {

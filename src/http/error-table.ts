@@ -170,3 +170,50 @@ export function taskNotFound(id: string, node: string, onThisNode: boolean): Ope
     notStored,
   );
 }
+
+// ---- security ----
+
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="OpenSearch Security"' };
+
+/** The basic domain's challenge: `text/plain` `Unauthorized`, as the security plugin answers. */
+export function unauthorized(): OpenSearchError {
+  return new OpenSearchError(401, 'security_exception', 'Unauthorized', {}, undefined, { text: true, httpHeaders: BASIC_CHALLENGE });
+}
+
+/** No domain authenticated the request and none challenges. */
+export function authenticationFinallyFailed(): OpenSearchError {
+  return new OpenSearchError(401, 'security_exception', 'Authentication finally failed', {}, undefined, { text: true });
+}
+
+/**
+ * A presented API key that does not authenticate. OpenSearch falls through to the basic
+ * challenge and never says why; Quarry says why, in the envelope (README, "Differences").
+ */
+export function apiKeyRejected(reason: string, challenge: boolean): OpenSearchError {
+  return new OpenSearchError(401, 'security_exception', reason, {}, undefined, challenge ? { httpHeaders: BASIC_CHALLENGE } : {});
+}
+
+/** `User [name=n, backend_roles=[a, b], requestedTenant=null]`, as the security plugin prints a user. */
+export function describeUser(name: string, backendRoles: readonly string[]): string {
+  return `User [name=${name}, backend_roles=[${backendRoles.join(', ')}], requestedTenant=null]`;
+}
+
+export function noPermissions(actions: readonly string[], name: string, backendRoles: readonly string[]): OpenSearchError {
+  return new OpenSearchError(403, 'security_exception', `no permissions for [${actions.join(', ')}] and ${describeUser(name, backendRoles)}`);
+}
+
+export function apiKeysDisabled(): OpenSearchError {
+  return new OpenSearchError(400, 'illegal_argument_exception', 'The API key feature is disabled on this node ([plugins.security.apikey.enabled] is false)');
+}
+
+export function apiKeyNotFound(id: string): OpenSearchError {
+  return resourceNotFound(`API key [${id}] not found`);
+}
+
+export function apiKeyRolesNotHeld(kind: 'security_roles' | 'backend_roles', roles: readonly string[], name: string, backendRoles: readonly string[]): OpenSearchError {
+  return new OpenSearchError(
+    403,
+    'security_exception',
+    `no permissions to grant [${kind}] [${roles.join(', ')}] to an API key: ${describeUser(name, backendRoles)} does not hold them`,
+  );
+}

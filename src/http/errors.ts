@@ -23,6 +23,11 @@ export interface OpenSearchErrorOptions {
   readonly plain?: boolean;
   /** With `plain`: whether `"status"` is written (true unless said otherwise). */
   readonly plainStatus?: boolean;
+  /**
+   * The security layer answers a failed authentication with its reason as `text/plain`
+   * (`Unauthorized`), not JSON.
+   */
+  readonly text?: boolean;
   /** HTTP response headers that go with the error (`Allow` on a 405). */
   readonly httpHeaders?: Readonly<Record<string, string>>;
   /** Explicit root causes (e.g. the per-shard causes of a search failure). */
@@ -34,6 +39,7 @@ export interface OpenSearchErrorOptions {
 export class OpenSearchError extends Error implements ErrorCause {
   readonly plain: boolean;
   readonly plainStatus: boolean;
+  readonly text: boolean;
   readonly httpHeaders: Readonly<Record<string, string>>;
   readonly rootCauses: readonly ErrorCause[] | undefined;
   readonly header: Readonly<Record<string, string | readonly string[]>> | undefined;
@@ -52,6 +58,7 @@ export class OpenSearchError extends Error implements ErrorCause {
     const o: OpenSearchErrorOptions = typeof options === 'boolean' ? { plain: options } : options;
     this.plain = o.plain ?? false;
     this.plainStatus = o.plainStatus ?? true;
+    this.text = o.text ?? false;
     this.httpHeaders = o.httpHeaders ?? {};
     this.rootCauses = o.rootCauses;
     this.header = o.header;

@@ -6,7 +6,8 @@ import type { NodeContext } from '../node-context';
 import type { EngineParams, EngineResponse } from '../engine';
 import type { Task } from '../tasks/task-manager';
 import { authenticate } from '../security/authenticate';
-import { authorize } from '../security/authorize';
+import { authorize, authorizeItems } from '../security/authorize';
+import type { Principal } from '../security/principal';
 import { lingerOnRefusedBody } from './linger';
 import { bodyOf, hasUnreadBody, joinBody, rawBody, type RawBody } from './raw-body';
 import { unrecognizedParameters, unsupportedContentType } from './error-table';
@@ -60,6 +61,7 @@ class PipelineRequest implements ActionRequest {
     readonly body: Buffer | undefined,
     readonly pretty: boolean,
     readonly task: Task,
+    readonly principal: Principal | undefined,
   ) {}
 
   get signal(): AbortSignal {
@@ -74,8 +76,8 @@ const RECYCLE_MIN_BYTES = 4096;
 const TEXT_TYPE = 'text/plain; charset=UTF-8';
 
 function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, errorTrace: boolean, pretty: boolean): void {
-  const { status, body, headers } = renderError(err, { errorTrace, pretty });
-  reply.code(status).headers(headers).header('content-type', JSON_TYPE);
+  const { status, body, headers, contentType } = renderError(err, { errorTrace, pretty });
+  reply.code(status).headers(headers).header('content-type', contentType);
   reply.send(request.method === 'HEAD' ? undefined : body);
 }
 
@@ -148,15 +150,44 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     errorTrace: boolean,
     pretty: boolean,
   ): void => {
-    let task: Task | undefined;
     try {
       const contentType = request.headers['content-type'];
       if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
         throw unsupportedContentType(contentType);
       }
-      // 2-3. who is asking, and may they
-      const principal = authenticate(request);
-      authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
+      // 2. who is asking (a credential seen before answers at once; a new one is checked off the loop)
+      const security = node.security;
+      const principal = security === undefined ? undefined : authenticate(security, request);
+      if (principal instanceof Promise) {
+        principal.then(
+          (p) => execute(request, reply, query, params, body, errorTrace, pretty, p),
+          (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
+        );
+        return;
+      }
+      execute(request, reply, query, params, body, errorTrace, pretty, principal);
+    } catch (err) {
+      sendError(request, reply, err, errorTrace, pretty);
+    }
+  };
+
+  const execute = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: Record<string, string>,
+    params: EngineParams,
+    body: RawBody | undefined,
+    errorTrace: boolean,
+    pretty: boolean,
+    principal: Principal | undefined,
+  ): void => {
+    let task: Task | undefined;
+    try {
+      // 3. may they
+      if (principal !== undefined) {
+        authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
+        authorizeItems(principal, spec.action, () => joinBody(body), params.index);
+      }
       // 4. the request is a task while it runs
       const opaque = request.headers['x-opaque-id'];
       const opaqueId = typeof opaque === 'string' ? opaque : undefined;
@@ -164,7 +195,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       task = t;
       // 5. execute (a cancellable engine request runs under its task id, for the tasks API)
       let result: EngineResponse | Promise<EngineResponse>;
-      if (spec.run) result = spec.run(new PipelineRequest(params, joinBody(body), pretty, t), node);
+      if (spec.run) result = spec.run(new PipelineRequest(params, joinBody(body), pretty, t, principal), node);
       else if (cancellable) {
         t.inEngine = true;
         result = node.engine.execute(engineAction, params, body, t.id);

@@ -11,7 +11,10 @@ export interface RenderedError {
   readonly body: Buffer;
   /** HTTP headers that belong to the answer (`Allow` on a 405). */
   readonly headers: Readonly<Record<string, string>>;
+  readonly contentType: string;
 }
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
 
 export interface RenderOptions {
   /** `?error_trace=true`: add `stack_trace` to the error and its causes. */
@@ -179,6 +182,7 @@ function write(node: JsonNode, pretty: boolean): Buffer {
 export function renderError(err: unknown, opts: RenderOptions): RenderedError {
   const e = toOpenSearchError(err);
   const pretty = opts.pretty ?? false;
+  if (e.text) return { status: e.status, body: Buffer.from(e.reason), headers: e.httpHeaders, contentType: 'text/plain; charset=UTF-8' };
   if (e.plain) {
     const keys = ['error'];
     const values: JsonNode[] = [scalar(encodeJsonString(e.reason))];
@@ -186,11 +190,11 @@ export function renderError(err: unknown, opts: RenderOptions): RenderedError {
       keys.push('status');
       values.push(scalar(String(e.status)));
     }
-    return { status: e.status, body: write({ kind: 'object', keys, values }, pretty), headers: e.httpHeaders };
+    return { status: e.status, body: write({ kind: 'object', keys, values }, pretty), headers: e.httpHeaders, contentType: JSON_TYPE };
   }
   const roots: JsonNode[] = guessRootCauses(e).map((c) => causeNode(c, false, opts.errorTrace));
   const main = causeNode(e, true, opts.errorTrace);
   const error: JsonObject = { kind: 'object', keys: ['root_cause', ...main.keys], values: [{ kind: 'array', items: roots }, ...main.values] };
   const envelope: JsonObject = { kind: 'object', keys: ['error', 'status'], values: [error, scalar(String(e.status))] };
-  return { status: e.status, body: write(envelope, pretty), headers: e.httpHeaders };
+  return { status: e.status, body: write(envelope, pretty), headers: e.httpHeaders, contentType: JSON_TYPE };
 }

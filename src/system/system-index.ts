@@ -16,6 +16,12 @@ export function isSystemIndexName(name: string): boolean {
   return reserved.has(name);
 }
 
+/** Whether a request body spells a system index's name anywhere (a byte search, no parsing). */
+export function mentionsSystemIndex(body: Buffer): boolean {
+  for (const name of reserved) if (body.includes(name)) return true;
+  return false;
+}
+
 function fsyncPath(p: string, flags: string): void {
   const fd = openSync(p, flags);
   try {

@@ -11,7 +11,7 @@ let dataDir: string;
 
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-autocreate-'));
-  const argv = ['-E', `path.data=${dataDir}`, '-E', 'action.auto_create_index=-logs-*,metrics-*'];
+  const argv = ['-E', 'plugins.security.disabled=true', '-E', `path.data=${dataDir}`, '-E', 'action.auto_create_index=-logs-*,metrics-*'];
   app = buildApp(loadConfig({ argv, env: {}, configDir: dataDir }));
 });
 

@@ -11,7 +11,7 @@ let dataDir: string;
 
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-actions-'));
-  app = buildApp(loadConfig({ argv: ['-E', `path.data=${dataDir}`, '-E', 'http.max_content_length=1kb'], env: {}, configDir: dataDir }));
+  app = buildApp(loadConfig({ argv: ['-E', 'plugins.security.disabled=true', '-E', `path.data=${dataDir}`, '-E', 'http.max_content_length=1kb'], env: {}, configDir: dataDir }));
 });
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-limits-'));
-  app = buildApp(loadConfig({ argv: ['-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
+  app = buildApp(loadConfig({ argv: ['-E', 'plugins.security.disabled=true', '-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
   await search('{"query":{"match_all":{}}}', 'PUT', '/deep/_doc/1?refresh=true');
 });
 

@@ -17,7 +17,7 @@ async function call(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown)
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-node-ids-'));
-  app = buildApp(loadConfig({ argv: ['-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
+  app = buildApp(loadConfig({ argv: ['-E', 'plugins.security.disabled=true', '-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
   await call('PUT', '/nums', { mappings: { properties: { n: { type: 'long' } } } });
   await call('PUT', '/words', { mappings: { properties: { n: { type: 'keyword' } } } });
   await call('PUT', '/nums/_doc/1?refresh=true', { n: 7 });

@@ -56,7 +56,7 @@ export async function startQuarry(): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-compat-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
-  const child = spawn(process.execPath, ['dist/server.js', '-E', `http.port=${port}`, '-E', `path.data=${dataDir}`], {
+  const child = spawn(process.execPath, ['dist/server.js', '-E', `http.port=${port}`, '-E', `path.data=${dataDir}`, '-E', 'plugins.security.disabled=true'], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -56,7 +56,8 @@ export class QuarryServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    const tls = this.settings['plugins.security.disabled'] === 'false' && this.settings['plugins.security.ssl.http.enabled'] !== 'false';
+    return `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   get running(): boolean {
@@ -156,7 +157,9 @@ const servers: QuarryServer[] = [];
 export function createQuarry(opts: ServerOptions = {}): QuarryServer {
   const owns = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-test-'));
-  const server = new QuarryServer(opts.settings ?? {}, dataDir, owns);
+  // Security is on by default in a real node; suites that are not about it run without, as a
+  // user who sets `plugins.security.disabled: true` would. Security suites turn it back on.
+  const server = new QuarryServer({ 'plugins.security.disabled': 'true', ...opts.settings }, dataDir, owns);
   servers.push(server);
   return server;
 }

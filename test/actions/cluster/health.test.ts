@@ -11,7 +11,7 @@ let dataDir: string;
 
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-health-'));
-  app = buildApp(loadConfig({ argv: ['-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
+  app = buildApp(loadConfig({ argv: ['-E', 'plugins.security.disabled=true', '-E', `path.data=${dataDir}`], env: {}, configDir: dataDir }));
 });
 
 afterAll(async () => {
