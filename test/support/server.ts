@@ -36,6 +36,8 @@ export interface ServerOptions {
   settings?: Record<string, string>;
   /** Reuse this data directory instead of creating a temporary one (it is not removed). */
   dataDir?: string;
+  /** Extra environment variables (e.g. OPENSEARCH_INITIAL_ADMIN_PASSWORD). */
+  env?: Record<string, string>;
 }
 
 export class QuarryServer {
@@ -51,6 +53,7 @@ export class QuarryServer {
     private readonly settings: Record<string, string>,
     dataDir: string,
     readonly ownsDataDir: boolean,
+    private readonly extraEnv: Record<string, string> = {},
   ) {
     this.dataDir = dataDir;
   }
@@ -84,7 +87,7 @@ export class QuarryServer {
     this.starts += 1;
     this.append(`--- start #${this.starts} on port ${this.port}\n`);
     // QUARRY_* variables are node settings (DESIGN.md §5): only the ones given here apply.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('QUARRY_')));
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('QUARRY_'))), ...this.extraEnv };
     const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     this.exited = new Promise<void>((ok) => proc.once('exit', () => ok()));
@@ -159,7 +162,7 @@ export function createQuarry(opts: ServerOptions = {}): QuarryServer {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-test-'));
   // Security is on by default in a real node; suites that are not about it run without, as a
   // user who sets `plugins.security.disabled: true` would. Security suites turn it back on.
-  const server = new QuarryServer({ 'plugins.security.disabled': 'true', ...opts.settings }, dataDir, owns);
+  const server = new QuarryServer({ 'plugins.security.disabled': 'true', ...opts.settings }, dataDir, owns, opts.env);
   servers.push(server);
   return server;
 }
