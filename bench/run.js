@@ -7,7 +7,8 @@
 //   root     `GET /` of Quarry vs a bare fastify hello-world (bench/root.js)
 //   latency  `GET /` p99 while bulk ingest runs (bench/latency.js)
 //   overhead what the server adds to the engine, paired op by op (bench/overhead.js, issue 5)
-// Flags: --only <list>   comma list of: ingest, root, latency, overhead, suite, or within the suite a
+//   security what logging in costs a request: security off vs basic auth vs an API key (bench/security.js)
+// Flags: --only <list>   comma list of: ingest, root, latency, overhead, security, suite, or within the suite a
 //                        workload (debian-packages), an op (match-or), workload/op, or a category
 //                        (text, term-level, sort, paging, count, aggregations); default: everything
 //        --quick         a small slice for development: 3,000 docs per workload, short windows,
@@ -29,13 +30,14 @@ const { freshServerIngest } = require('./ingest');
 const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
 const { overheadBench, DEBIAN_MATCH } = require('./overhead');
+const { securityBench, securityMarkdown } = require('./security');
 const { runSuite, CONTENDERS } = require('./workload');
 const { suiteMarkdown, writeCharts, median } = require('./lib/report');
 const { quietCheck, quietLine } = require('./lib/quiet');
 
 const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5, serverOverEngine: 1.1, engineFloorMs: 0.2, debianMatchP50Ms: 0.25, matchRpsPerCore: 12000 };
 
-const OLD_GROUPS = ['ingest', 'root', 'latency', 'overhead'];
+const OLD_GROUPS = ['ingest', 'root', 'latency', 'overhead', 'security'];
 
 function parseArgs(argv) {
   const o = {
@@ -70,7 +72,7 @@ function parseArgs(argv) {
   o.groups = new Set(tokens ? tokens.filter((t) => OLD_GROUPS.includes(t)) : o.quick ? [] : OLD_GROUPS);
   // The suite: everything without --only; else the tokens that are not issue-2 groups (`ingest`
   // also selects the suite's ingest), or all of it for `suite`.
-  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency', 'overhead'].includes(t)) : null;
+  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency', 'overhead', 'security'].includes(t)) : null;
   o.suite = !tokens || suiteTokens.length > 0;
   o.suiteOnly = !tokens || suiteTokens.includes('suite') ? null : new Set(suiteTokens);
   for (const c of o.contenders.split(',')) if (!CONTENDERS.includes(c)) throw new Error(`--contenders: unknown [${c}]`);
@@ -280,6 +282,10 @@ async function main() {
     log('server vs engine alone, paired op by op …');
     res.overhead = await overheadBench({ corpusDir: path.resolve(o['corpus-dir']), rounds: Number(o.rounds) }, log);
   }
+  if (o.groups.has('security')) {
+    log('security: disabled vs basic auth vs API key …');
+    res.security = await securityBench({ rounds: Number(o.rounds), duration: Number(o['root-duration']) }, log);
+  }
   res.elapsed_s = (Date.now() - t0) / 1000;
   const table = res.ingest || res.root || res.latency ? summarize(res) : null;
   const overheadTable = res.overhead ? overheadMarkdown(res.overhead) : null;
@@ -325,6 +331,16 @@ async function main() {
       `A fresh Quarry node ingests the Debian and npm workloads, flushes and settles its merges; the engine alone (crates/engine/benches/search.rs) reads a copy of its data dir while the node stays up. Every op runs ${res.overhead.warm_pass_s} s untimed on the node first. Then per op, ${res.overhead.rounds} rounds, each one HTTP window (1 connection, ${res.overhead.warmup_s} s warm-up, ${res.overhead.duration_s} s) and one engine window (the same) seconds apart, the side going first alternating by round, then the HTTP floor at that op's pace: a bare fastify hello-world (same Node and fastify) asked at the rate the node answered, so its event loop idles between requests as the node's does while the engine works; nothing else runs. In server: from node's parsed request to the response handed to the kernel (bench/lib/server-timing.js, preloaded); end to end: the load generator's; engine mean: the engine alone's mean call, and the mean query time over the HTTP window from the node's own search statistics (\`_stats\`: query and fetch, not parsing the request or rendering the answer, which the engine alone's call includes). Ratio: the median of the rounds' in-server p50 ÷ engine p50 (each round's in brackets). Requests per core, under ${res.overhead.match_tp[0]?.clients ?? 4} connections: as the performance anchors measure it, the node restarted pinned to core 0 and the load generator on core 1 (its ceiling: the engine alone's mean on top of a fastify pinned the same way that parses the op's body and answers as many bytes as the node does); and unpinned, requests ÷ the server's CPU seconds (user + system, from /proc), where the ceiling is what a node whose HTTP costs no more than the hello-world's would reach with the engine's p50 on top.`,
       '',
       overheadTable,
+      '',
+    );
+  }
+  if (res.security) {
+    md.push(
+      '## What logging in costs (bench/security.js)',
+      '',
+      `The same build twice: security disabled, and security on over plain HTTP (TLS left out: every TLS server pays it alike), logged in by basic auth and by an API key, each credential bcrypt-checked once before timing (the steady state: header parse, remembered-digest check, permission match). ${res.security.connections} connections, ${res.security.rounds} rounds of ${res.security.duration_s} s, contenders alternating within a round; the node ${res.security.pinned ? 'pinned to core 0 and the load generator to core 1' : 'unpinned'}. ÷ disabled: the median of each round's req/s ratio to the disabled node's (rounds in brackets). \`search\`: a match query over 2,000 short docs.`,
+      '',
+      securityMarkdown(res.security),
       '',
     );
   }

@@ -13,7 +13,8 @@
 // load generator: every request is the same `method path` with the same body.
 //
 // CLI: node bench/lib/loadgen.js --url http://127.0.0.1:9200/ [--connections 50] [--pipelining 1]
-//      [--warmup 2] [--duration 8] [--rate 0] [--method GET] [--body-file F] ; prints one JSON line.
+//      [--warmup 2] [--duration 8] [--rate 0] [--method GET] [--body-file F] [--authorization V]
+//      ; prints one JSON line.
 const net = require('node:net');
 
 function percentiles(values) {
@@ -193,6 +194,7 @@ if (require.main === module) {
     rate: Number(o.rate ?? 0),
     method: o.method ?? 'GET',
     body: o['body-file'] ? require('node:fs').readFileSync(o['body-file']) : undefined,
+    headers: o.authorization ? { authorization: o.authorization } : {},
   }).then(
     (r) => process.stdout.write(JSON.stringify(r) + '\n'),
     (e) => {

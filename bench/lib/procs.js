@@ -124,7 +124,7 @@ function timing(timed) {
 }
 
 /** Starts `node dist/server.js` on a fresh data dir; resolves when it prints "listening on". */
-async function startQuarry({ cpus, dataDir, keepData = false, settings = {}, timed = false } = {}) {
+async function startQuarry({ cpus, dataDir, keepData = false, settings = {}, timed = false, env = {}, headers = {} } = {}) {
   const port = await freePort();
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
   const t = timing(timed);
@@ -134,15 +134,16 @@ async function startQuarry({ cpus, dataDir, keepData = false, settings = {}, tim
     quarryServerJs(),
     '-E', `http.port=${port}`,
     '-E', `path.data=${dir}`,
-    // The OpenSearch it is measured against runs without its security plugin.
-    '-E', 'plugins.security.disabled=true',
+    // The OpenSearch it is measured against runs without its security plugin (the security
+    // bench turns it on).
+    ...('plugins.security.disabled' in settings ? [] : ['-E', 'plugins.security.disabled=true']),
     ...Object.entries(settings).flatMap(([k, v]) => ['-E', `${k}=${v}`]),
   ]);
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: t.env });
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...t.env, ...env } });
   await waitForLine(child, /listening on/, 30000, 'quarry');
   const listeningMs = Number(process.hrtime.bigint() - t0) / 1e6;
   // Start-up is measured as OpenSearch's is: spawn → first `GET /` answered 200.
-  await firstGet(`http://127.0.0.1:${port}/`);
+  await firstGet(`http://127.0.0.1:${port}/`, headers);
   const startupMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const stop = stopper(child);
   return {
@@ -162,11 +163,11 @@ async function startQuarry({ cpus, dataDir, keepData = false, settings = {}, tim
   };
 }
 
-function firstGet(url) {
+function firstGet(url, headers = {}) {
   const http = require('node:http');
   const once = () =>
     new Promise((resolve) => {
-      const req = http.get(url, (res) => {
+      const req = http.get(url, { headers }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode === 200));
       });

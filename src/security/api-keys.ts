@@ -83,7 +83,7 @@ export function parseApiKeyHeader(header: string | undefined): { id: string; sec
 
 export class ApiKeys {
   private readonly store: SystemIndex<ApiKeyRecord>;
-  private readonly verified: VerifiedSecrets<true>;
+  private readonly verified: VerifiedSecrets<Principal>;
 
   constructor(
     dataPath: string,
@@ -177,15 +177,22 @@ export class ApiKeys {
 
   authenticate(id: string, secret: string): Principal | Promise<Principal> {
     const record = this.store.get(id);
-    if (this.verified.get(id, secret) !== undefined) return this.principalFor(id, this.usable(id, record));
+    // Revocation and expiry are checked on every request, remembered or not.
+    const known = this.verified.get(id, secret);
+    if (known !== undefined) {
+      this.usable(id, record);
+      return known;
+    }
     // bcrypt runs for an unknown id too, so timing does not tell which ids exist.
-    return verify(secret, record?.hash ?? this.dummyHash)
-      .catch(() => false)
-      .then((ok) => {
-        if (!ok) throw apiKeyRejected('invalid API key credentials', this.challenge);
-        const r = this.usable(id, this.store.get(id));
-        this.verified.remember(id, secret, true);
-        return this.principalFor(id, r);
-      });
+    return this.verified.checkOnce(id, secret, () =>
+      verify(secret, record?.hash ?? this.dummyHash)
+        .catch(() => false)
+        .then((ok) => {
+          if (!ok) throw apiKeyRejected('invalid API key credentials', this.challenge);
+          const principal = this.principalFor(id, this.usable(id, this.store.get(id)));
+          this.verified.remember(id, secret, principal);
+          return principal;
+        }),
+    );
   }
 }

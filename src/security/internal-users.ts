@@ -42,14 +42,16 @@ export class InternalUsers {
   authenticate(creds: BasicCredentials): Principal | Promise<Principal> {
     const cached = this.verified.get(creds.user, creds.password);
     if (cached !== undefined) return cached;
-    const user = this.model.users.get(creds.user);
-    return verify(creds.password, user?.hash ?? this.dummyHash)
-      .catch(() => false)
-      .then((ok) => {
-        const principal = ok && creds.password.length > 0 ? this.principalOf(creds.user) : undefined;
-        if (principal === undefined) throw unauthorized();
-        this.verified.remember(creds.user, creds.password, principal);
-        return principal;
-      });
+    return this.verified.checkOnce(creds.user, creds.password, () => {
+      const user = this.model.users.get(creds.user);
+      return verify(creds.password, user?.hash ?? this.dummyHash)
+        .catch(() => false)
+        .then((ok) => {
+          const principal = ok && creds.password.length > 0 ? this.principalOf(creds.user) : undefined;
+          if (principal === undefined) throw unauthorized();
+          this.verified.remember(creds.user, creds.password, principal);
+          return principal;
+        });
+    });
   }
 }

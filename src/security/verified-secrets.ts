@@ -16,6 +16,9 @@ export function digestOf(secret: string): Buffer {
 
 export class VerifiedSecrets<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  /** Checks under way, by id and secret digest: a burst of requests with new credentials (a
+   * client opening many connections at once) shares one bcrypt instead of running one each. */
+  private readonly pending = new Map<string, Promise<T>>();
 
   constructor(private readonly ttlMillis: number) {}
 
@@ -33,6 +36,17 @@ export class VerifiedSecrets<T> {
   remember(id: string, secret: string, value: T): void {
     if (this.ttlMillis <= 0) return;
     this.entries.set(id, { digest: digestOf(secret), value, expires: Date.now() + this.ttlMillis });
+  }
+
+  /** Runs `check` for these credentials, or joins the one already running for them. */
+  checkOnce(id: string, secret: string, check: () => Promise<T>): Promise<T> {
+    const key = `${id}\u0000${digestOf(secret).toString('base64')}`;
+    let p = this.pending.get(key);
+    if (p === undefined) {
+      p = check().finally(() => this.pending.delete(key));
+      this.pending.set(key, p);
+    }
+    return p;
   }
 
   forget(id: string): void {
