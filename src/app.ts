@@ -10,6 +10,7 @@ import { bodyParser } from './http/raw-body';
 import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
 import { TaskManager } from './tasks/task-manager';
+import { TaskResults } from './tasks/task-results';
 import type { NodeContext } from './node-context';
 import type { Security } from './security/security';
 
@@ -52,7 +53,8 @@ export function buildApp(config: NodeConfig, security?: Security): App {
     autoCreateIndex: config.action.autoCreateIndex,
     host: config.network.host,
   });
-  const node: NodeContext = { config, engine, tasks: new TaskManager(), security };
+  const taskResults = new TaskResults(config.path.data);
+  const node: NodeContext = { config, engine, tasks: new TaskManager(taskResults.highestId + 1), taskResults, security };
   const tls = security?.tls;
   const app = fastify({
     // A client certificate is asked for but not required: it only matters to the admin DN check.

@@ -1,6 +1,7 @@
 // What actions see of the running node: its settings, its engine, its task registry.
 import type { Engine } from './engine';
 import type { TaskManager } from './tasks/task-manager';
+import type { TaskResults } from './tasks/task-results';
 import type { NodeConfig } from './config';
 import type { Security } from './security/security';
 
@@ -8,6 +9,8 @@ export interface NodeContext {
   readonly config: NodeConfig;
   readonly engine: Engine;
   readonly tasks: TaskManager;
+  /** Results kept by tasks started with `wait_for_completion=false`. */
+  readonly taskResults: TaskResults;
   /** Undefined when security is disabled (`plugins.security.disabled: true`). */
   readonly security: Security | undefined;
 }

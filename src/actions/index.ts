@@ -54,6 +54,8 @@ import { tasksCancel } from './tasks/cancel';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
+import { documentReindex } from './document/reindex';
+import { documentDeleteByQuery } from './document/delete-by-query';
 import { apiKeyCreate } from './security/api-key-create';
 import { apiKeyList } from './security/api-key-list';
 import { apiKeyGet } from './security/api-key-get';
@@ -116,6 +118,8 @@ export const ACTIONS: readonly ActionSpec[] = [
   searchValidateQuery,
   nodesStats,
   nodesInfo,
+  documentReindex,
+  documentDeleteByQuery,
   apiKeyCreate,
   apiKeyList,
   apiKeyGet,

@@ -154,14 +154,14 @@ export function malformedTaskId(id: string): OpenSearchError {
  * `GET /_tasks/<id>` of a task that is not running: OpenSearch then looks for its stored result
  * in the `.tasks` index, which a node that stores none does not have.
  */
-export function taskNotFound(id: string, node: string, onThisNode: boolean): OpenSearchError {
+export function taskNotFound(id: string, node: string, onThisNode: boolean, resultsIndexExists = false): OpenSearchError {
   const noTasksIndex: ErrorCause = {
     type: 'index_not_found_exception',
     reason: 'no such index [.tasks]',
     extra: { index: '.tasks', 'resource.id': '.tasks', 'resource.type': 'index_expression', index_uuid: '_na_' },
   };
   const notStored: ErrorCause = { type: 'resource_not_found_exception', reason: `task [${id}] isn't running and hasn't stored its results`, causedBy: noTasksIndex };
-  if (onThisNode) return new OpenSearchError(404, notStored.type, notStored.reason, {}, noTasksIndex);
+  if (onThisNode) return new OpenSearchError(404, notStored.type, notStored.reason, {}, resultsIndexExists ? undefined : noTasksIndex);
   return new OpenSearchError(
     404,
     'resource_not_found_exception',

@@ -21,7 +21,9 @@ export function parseTaskId(text: string): TaskId {
 /** A task's entry: OpenSearch's field order; `description` only when detailed. */
 export function taskJson(t: Task, nodeId: string, detailed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { node: nodeId, id: t.id, type: t.type, action: t.action };
-  if (detailed) out.description = '';
+  const status = t.status?.();
+  if (status !== undefined) out.status = status;
+  if (detailed) out.description = t.description ?? '';
   out.start_time_in_millis = t.startTimeMillis;
   out.running_time_in_nanos = t.runningTimeNanos();
   out.cancellable = t.cancellable;

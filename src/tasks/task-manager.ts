@@ -14,6 +14,10 @@ export class Task {
   cancelReason: string | undefined;
   /** Its request runs in the engine under this task's id (so a cancel must reach the engine). */
   inEngine = false;
+  /** What it works on, for `detailed` listings (`reindex from [a] to [b]`); empty when unset. */
+  description: string | undefined = undefined;
+  /** Progress a long-running task reports as its `status` (a reindex's counts). */
+  status: (() => Record<string, unknown>) | undefined = undefined;
   /** Resolves the promises of those waiting for it to end (made only when someone waits). */
   private finish: (() => void) | undefined;
   private finished: Promise<void> | undefined;
@@ -84,7 +88,9 @@ export class Task {
 }
 
 export class TaskManager {
-  private nextId = 1;
+  /** Ids count on from `firstId`: a restarted node must not reuse the id of a result it kept. */
+  constructor(private nextId = 1) {}
+
   private head: Task | undefined;
   private count = 0;
 

@@ -5,10 +5,10 @@ import { parseTaskId, taskJson, waitTimeoutMillis } from '../../tasks/task-info'
 import { json } from './render';
 import { waitForTasks } from './wait';
 
-// `GET /_tasks/<node>:<id>`: a running task, detailed. Quarry stores no task results (there is no
-// `.tasks` index), so a task that is not running is not found, as on an OpenSearch without one;
-// one waited for (`wait_for_completion`) answers as OpenSearch does then: completed, with what it
-// was.
+// `GET /_tasks/<node>:<id>`: a running task, detailed, or the result a finished one kept (the
+// long-running operations started with `wait_for_completion=false` keep theirs); a task that
+// kept none is not found. One waited for (`wait_for_completion`) answers with its kept result,
+// or, as OpenSearch does when there is none, completed with what it was.
 export const tasksGet: ActionSpec = {
   action: 'cluster:monitor/task/get',
   routes: [route('GET', '/_tasks/:task_id')],
@@ -22,9 +22,13 @@ export const tasksGet: ActionSpec = {
     const nodeId = node.engine.nodeId;
     if (id.node !== nodeId) throw taskNotFound(text, id.node, false);
     const task = node.tasks.get(id.id);
-    if (task === undefined) throw taskNotFound(text, id.node, true);
+    if (task === undefined) {
+      const kept = node.taskResults.get(text);
+      if (kept === undefined) throw taskNotFound(text, id.node, true, node.taskResults.exists);
+      return json(kept);
+    }
     if (!wait) return json({ completed: false, task: taskJson(task, nodeId, true) });
     await waitForTasks([task], timeoutMs, nodeId);
-    return json({ completed: true, task: taskJson(task, nodeId, true) });
+    return json(node.taskResults.get(text) ?? { completed: true, task: taskJson(task, nodeId, true) });
   },
 };

@@ -4,6 +4,7 @@ import type { NodeContext } from '../../node-context';
 import type { Task } from '../../tasks/task-manager';
 import { taskJson, type GroupBy } from '../../tasks/task-info';
 import { nodeHeader } from '../nodes/facts';
+import { withJavaFloats } from '../../http/java-float';
 
 export function tasksBody(node: NodeContext, tasks: readonly Task[], groupBy: GroupBy, detailed: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const nodeId = node.engine.nodeId;
@@ -30,5 +31,6 @@ export function nodeFailure(nodeId: string, cause: Record<string, unknown>): Rec
 }
 
 export function json(body: unknown): { status: number; body: Buffer } {
-  return { status: 200, body: Buffer.from(JSON.stringify(body)) };
+  // a long-running task's `status` carries a Java float
+  return { status: 200, body: Buffer.from(withJavaFloats(JSON.stringify(body))) };
 }

@@ -1,0 +1,41 @@
+import { route, type ActionSpec } from '../../http/action';
+import { encodeJsonString } from '../../http/raw-json';
+import { parseBodyObject, parseReindex } from '../../reindex/request';
+import { sourceText, type Hit } from '../../reindex/bulk-by-scroll';
+import { runScrollTask } from '../../reindex/scroll-task';
+
+const ACTION = 'indices:data/write/reindex';
+
+// `POST /_reindex`: copies the documents a search of `source` finds into `dest`, through the
+// engine's scroll and bulk.
+export const documentReindex: ActionSpec = {
+  action: ACTION,
+  cancellable: true,
+  routes: [route('POST', '/_reindex')],
+  params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'slices', 'scroll', 'max_docs', 'require_alias'],
+  run: (request, node) => {
+    const req = parseReindex(request.params, parseBodyObject(request.body));
+    const dest = encodeJsonString(req.destIndex);
+    const op = req.opType;
+    const routingOf = (hit: Hit): string | undefined => {
+      if (req.routing === undefined || req.routing === 'keep') return hit.routing;
+      if (req.routing === 'discard') return undefined;
+      return req.routing.startsWith('=') ? req.routing.slice(1) : hit.routing;
+    };
+    return runScrollTask(request, node, ACTION, `reindex from [${req.sourceIndex}] to [${req.destIndex}]`, req.waitForCompletion, {
+      index: req.sourceIndex,
+      search: req.search,
+      batchSize: req.batchSize,
+      maxDocs: req.maxDocs,
+      proceedOnConflicts: req.proceedOnConflicts,
+      deletes: false,
+      refresh: req.refresh ? req.destIndex : undefined,
+      requestsPerSecond: req.requestsPerSecond,
+      linesFor: (hit) => {
+        const routing = routingOf(hit);
+        const meta = `"_index":${dest},"_id":${encodeJsonString(hit.id)}${routing === undefined ? '' : `,"routing":${encodeJsonString(routing)}`}`;
+        return `{"${op}":{${meta}}}\n${sourceText(hit)}\n`;
+      },
+    });
+  },
+};
