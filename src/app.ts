@@ -35,6 +35,8 @@ function pathMatcher(pattern: string): RegExp {
 /** An error answered outside the action pipeline (routing, body limits), OpenSearch-rendered. */
 async function sendError(reply: FastifyReply, err: unknown, headOnly = false): Promise<void> {
   const { status, body, headers, contentType } = renderError(err, { errorTrace: false });
+  const opaque = reply.request.headers['x-opaque-id'];
+  if (typeof opaque === 'string') reply.header('X-Opaque-Id', opaque);
   await reply.code(status).headers(headers).header('content-type', contentType).send(headOnly ? undefined : body);
 }
 

@@ -78,6 +78,9 @@ const TEXT_TYPE = 'text/plain; charset=UTF-8';
 function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, errorTrace: boolean, pretty: boolean): void {
   const { status, body, headers, contentType } = renderError(err, { errorTrace, pretty });
   reply.code(status).headers(headers).header('content-type', contentType);
+  // OpenSearch echoes the caller's X-Opaque-Id on failures too
+  const opaque = request.headers['x-opaque-id'];
+  if (typeof opaque === 'string') reply.header('X-Opaque-Id', opaque);
   reply.send(request.method === 'HEAD' ? undefined : body);
 }
 
