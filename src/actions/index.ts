@@ -56,6 +56,7 @@ import { nodesStats } from './nodes/stats';
 
 import { documentReindex } from './document/reindex';
 import { documentDeleteByQuery } from './document/delete-by-query';
+import { documentUpdateByQuery } from './document/update-by-query';
 import { apiKeyCreate } from './security/api-key-create';
 import { apiKeyList } from './security/api-key-list';
 import { apiKeyGet } from './security/api-key-get';
@@ -120,6 +121,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   nodesInfo,
   documentReindex,
   documentDeleteByQuery,
+  documentUpdateByQuery,
   apiKeyCreate,
   apiKeyList,
   apiKeyGet,

@@ -30,8 +30,8 @@ export interface BulkByScrollJob {
   readonly proceedOnConflicts: boolean;
   /** The bulk lines (action and document) for one hit. */
   readonly linesFor: (hit: Hit) => string;
-  /** Delete-by-query's answer has no `updated` or `created`. */
-  readonly deletes: boolean;
+  /** Counts the REST answer leaves out (delete-by-query: `updated` and `created`; update-by-query: `created`). */
+  readonly omit: ReadonlyArray<'updated' | 'created'>;
   /** Indices to refresh at the end (`refresh=true`), or none. */
   readonly refresh: string | undefined;
   /** Documents per second at most (-1: as fast as it goes), by waiting between batches. */
@@ -161,11 +161,8 @@ export async function runBulkByScroll(engine: Engine, task: Task, job: BulkByScr
   }
   if (job.refresh !== undefined) await engine.execute('indices:admin/refresh', { index: job.refresh } as EngineParams);
   const response: Record<string, unknown> = { took: Date.now() - started, timed_out: false, ...task.status() };
-  // Delete-by-query's REST answer leaves these out (its task status keeps them).
-  if (job.deletes) {
-    delete response.updated;
-    delete response.created;
-  }
+  // The by-query REST answers leave some counts out (their task status keeps them).
+  for (const k of job.omit) delete response[k];
   if (task.cancelled) response.canceled = task.cancelReason;
   response.failures = failures;
   return { status: worst, response };

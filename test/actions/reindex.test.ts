@@ -112,6 +112,21 @@ describe('delete by query', () => {
   });
 });
 
+describe('update by query', () => {
+  it('writes every matching document again, and its answer has no created', async () => {
+    await call('POST', '/_reindex?refresh=true', { source: { index: 'src' }, dest: { index: 'upd' } });
+    const all = await call('POST', '/upd/_update_by_query?refresh=true');
+    expect(all.status).toBe(200);
+    expect(Object.keys(all.body)).toEqual(COUNTS.filter((k) => k !== 'created'));
+    expect(all.body).toMatchObject({ total: 3, updated: 3, deleted: 0, failures: [] });
+    const some = await call('POST', '/upd/_update_by_query', { query: { term: { t: 'a' } } });
+    expect(some.body).toMatchObject({ total: 2, updated: 2 });
+    expect((await call('GET', '/upd/_doc/1')).body).toMatchObject({ _version: 3, _source: { t: 'a', n: 9007199254740993 } });
+    const script = await call('POST', '/upd/_update_by_query', { script: { source: 'ctx._source.n++' } });
+    expect(script.body.error.reason).toBe('[script] is not supported: Quarry has no scripting language');
+  });
+});
+
 describe('long-running form', () => {
   it('answers with a task id at once and keeps the response, or the error, for GET /_tasks/<id>', async () => {
     const started = await call('POST', '/_reindex?wait_for_completion=false', { source: { index: 'src', size: 1 }, dest: { index: 'later' } });

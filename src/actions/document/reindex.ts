@@ -28,7 +28,7 @@ export const documentReindex: ActionSpec = {
       batchSize: req.batchSize,
       maxDocs: req.maxDocs,
       proceedOnConflicts: req.proceedOnConflicts,
-      deletes: false,
+      omit: [],
       refresh: req.refresh ? req.destIndex : undefined,
       requestsPerSecond: req.requestsPerSecond,
       linesFor: (hit) => {
