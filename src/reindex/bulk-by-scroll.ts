@@ -104,15 +104,24 @@ interface BulkItem {
 }
 
 export async function runBulkByScroll(engine: Engine, task: Task, job: BulkByScrollJob): Promise<BulkByScrollOutcome> {
-  const started = Date.now();
+  const startedAt = Date.now();
   const status: BulkByScrollStatus = { total: 0, updated: 0, created: 0, deleted: 0, batches: 0, version_conflicts: 0, noops: 0 };
   let throttledMillis = 0;
-  task.status = () => ({ ...status, retries: { bulk: 0, search: 0 }, throttled_millis: throttledMillis, requests_per_second: job.requestsPerSecond, throttled_until_millis: 0 });
+  // Until the first search answers there is no worker, and OpenSearch reports its rate as 0.
+  let started = false;
+  task.status = () => ({
+    ...status,
+    retries: { bulk: 0, search: 0 },
+    throttled_millis: throttledMillis,
+    requests_per_second: started ? job.requestsPerSecond : 0,
+    throttled_until_millis: 0,
+  });
   const failures: Array<Record<string, unknown>> = [];
   let worst = 200;
   const size = job.maxDocs === undefined ? job.batchSize : Math.min(job.batchSize, job.maxDocs);
   const body = Buffer.from(JSON.stringify({ ...job.search, size, sort: ['_doc'], seq_no_primary_term: true, track_total_hits: true }));
   let page = readPage((await engine.execute('indices:data/read/search', { ...job.searchParams, index: job.index, scroll: SCROLL_KEEP_ALIVE }, body)).body);
+  started = true;
   status.total = job.maxDocs === undefined ? page.total : Math.min(page.total, job.maxDocs);
   let scrollId = page.scrollId;
   const searchedIds = new Set<string>();
@@ -160,7 +169,7 @@ export async function runBulkByScroll(engine: Engine, task: Task, job: BulkByScr
     if (scrollId !== undefined) await engine.execute('indices:data/read/scroll/clear', { scroll_id: scrollId }).catch(() => undefined);
   }
   if (job.refresh !== undefined) await engine.execute('indices:admin/refresh', { index: job.refresh } as EngineParams);
-  const response: Record<string, unknown> = { took: Date.now() - started, timed_out: false, ...task.status() };
+  const response: Record<string, unknown> = { took: Date.now() - startedAt, timed_out: false, ...task.status() };
   // The by-query REST answers leave some counts out (their task status keeps them).
   for (const k of job.omit) delete response[k];
   if (task.cancelled) response.canceled = task.cancelReason;
