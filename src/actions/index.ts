@@ -55,6 +55,7 @@ import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
 
 import { documentReindex } from './document/reindex';
+import { indicesClone, indicesShrink, indicesSplit } from './indices/resize';
 import { documentDeleteByQuery } from './document/delete-by-query';
 import { documentUpdateByQuery } from './document/update-by-query';
 import { apiKeyCreate } from './security/api-key-create';
@@ -120,6 +121,9 @@ export const ACTIONS: readonly ActionSpec[] = [
   nodesStats,
   nodesInfo,
   documentReindex,
+  indicesClone,
+  indicesShrink,
+  indicesSplit,
   documentDeleteByQuery,
   documentUpdateByQuery,
   apiKeyCreate,
