@@ -10,6 +10,8 @@ import { bodyParser } from './http/raw-body';
 import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
 import { TaskManager } from './tasks/task-manager';
+import { LronNotifier } from './lron/lron-notifier';
+import { Notifications } from './notifications/notifications';
 import type { NodeContext } from './node-context';
 
 export interface App {
@@ -44,7 +46,9 @@ export function buildApp(config: NodeConfig): App {
     autoCreateIndex: config.action.autoCreateIndex,
     host: config.network.host,
   });
-  const node: NodeContext = { config, engine, tasks: new TaskManager() };
+  const notifications = Notifications.open(config);
+  const lron = LronNotifier.open(config, notifications);
+  const node: NodeContext = { config, engine, tasks: new TaskManager(), notifications, lron };
   const app = fastify({
     bodyLimit: config.http.maxContentLength,
     exposeHeadRoutes: false,
@@ -99,6 +103,7 @@ export function buildApp(config: NodeConfig): App {
     fastify: app,
     node,
     async close() {
+      lron.close();
       await app.close();
       await engine.close();
     },

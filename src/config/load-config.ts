@@ -28,6 +28,10 @@ export interface NodeConfig {
     readonly autoCreate: AutoCreateIndex;
   };
   readonly compatibility: { readonly overrideMainResponseVersion: boolean };
+  readonly lron: {
+    /** Milliseconds between an operation's end and the look-up of its notification settings. */
+    readonly notificationDelayMs: number;
+  };
   /** Every setting's effective value as a string, by OpenSearch key (for `_nodes/settings`). */
   readonly settings: Readonly<Record<SettingKey, string>>;
 }
@@ -90,6 +94,7 @@ export function loadConfig(sources: ConfigSources): NodeConfig {
     http: { port: v['http.port'].from, portRange: v['http.port'], maxContentLength: v['http.max_content_length'] },
     action: { autoCreateIndex: raw['action.auto_create_index'], autoCreate: v['action.auto_create_index'] },
     compatibility: { overrideMainResponseVersion: v['compatibility.override_main_response_version'] },
+    lron: { notificationDelayMs: v['plugins.lron.notification_delay'] },
     settings: raw,
   };
 }

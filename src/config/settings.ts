@@ -6,7 +6,7 @@ import { OpenSearchError } from '../http/errors';
 import { parseAutoCreateIndex, type AutoCreateIndex } from './auto-create-index';
 import { parseNetworkHost } from './network-host';
 import { parsePortRange, type PortRange } from './port-range';
-import { parseByteSize } from './units';
+import { parseByteSize, parseTimeValue, timeValueMillis } from './units';
 
 export interface SettingContext {
   /** Folder relative paths are resolved against. */
@@ -50,6 +50,16 @@ function maxContentLength(value: string, key: string): number {
   return bytes;
 }
 
+/**
+ * A non-negative time value in milliseconds, refused below zero with OpenSearch's wording for
+ * a time setting with a minimum (`Setting.timeSetting(key, default, TimeValue.ZERO)`).
+ */
+function nonNegativeMillis(value: string, key: string): number {
+  const ms = timeValueMillis(parseTimeValue(value, key));
+  if (ms < 0) throw illegal(`failed to parse value [${value}] for setting [${key}], must be >= [0ms]`);
+  return ms;
+}
+
 export const SETTINGS = {
   'cluster.name': define('cluster.name', 'quarry', (v, k) => {
     nonEmpty(v, k);
@@ -63,6 +73,9 @@ export const SETTINGS = {
   'http.max_content_length': define('http.max_content_length', '100mb', maxContentLength),
   'action.auto_create_index': define<AutoCreateIndex>('action.auto_create_index', 'true', (v) => parseAutoCreateIndex(v)),
   'compatibility.override_main_response_version': define('compatibility.override_main_response_version', 'false', bool),
+  // Quarry's own (OpenSearch hard-codes 5 s): how long after a long-running operation ends its
+  // notification settings are looked up, so a setting made for its task id in that time counts.
+  'plugins.lron.notification_delay': define('plugins.lron.notification_delay', '5s', nonNegativeMillis),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
