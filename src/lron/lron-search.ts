@@ -1,12 +1,15 @@
 // `GET /_plugins/_im/lron`: the settings as the plugin's search over its index returns them:
-// sorted on a field of the index's mapping (default `lron_config.priority`, ascending; missing
-// values last, ties in index order), then `from` and `size`. A sort the mapping cannot serve
-// fails as the search fails, with the shard's reason.
+// those its `queryString` matches (`*`: all), sorted on a field of the index's mapping (default
+// `lron_config.priority`, ascending; missing values last, ties in index order), then `from` and
+// `size`. A query or sort the mapping cannot serve fails as the search fails, with the shard's
+// reason.
 import { illegalArgument } from '../http/error-table';
 import { OpenSearchError, type ErrorCause } from '../http/errors';
+import { RecordQuery, type RecordField } from '../system/record-query-string';
 import { CONTROL_CENTER_INDEX, type LronStore, type StoredLron } from './lron-store';
 
 export interface LronSearch {
+  readonly queryString: string;
   readonly sortField: string;
   readonly descending: boolean;
   readonly from: number;
@@ -32,14 +35,38 @@ const SORTABLE: Readonly<Record<string, (id: string, doc: StoredLron) => SortVal
   'lron_config.user.roles.keyword': () => undefined,
   'lron_config.user.custom_attribute_names.keyword': () => undefined,
 };
+type Hit = readonly [string, StoredLron];
+
+// What `query_string` can search: the index's top-level fields (the nested channels and
+// conditions are not reachable without a nested query). `*` covers all but `_id`.
+const none = (): never[] => [];
+const QUERY_FIELDS = new Map<string, RecordField<Hit>>([
+  ['_id', { kind: 'keyword', values: ([id]) => [id] }],
+  ['lron_config.task_id', { kind: 'keyword', values: ([, doc]) => (doc.lron_config.task_id === undefined ? [] : [doc.lron_config.task_id]) }],
+  ['lron_config.action_name', { kind: 'keyword', values: ([, doc]) => (doc.lron_config.action_name === undefined ? [] : [doc.lron_config.action_name]) }],
+  ['lron_config.priority', { kind: 'integer', values: ([, doc]) => [doc.priority] }],
+  ...['name', 'backend_roles', 'roles', 'custom_attribute_names'].flatMap((f): Array<[string, RecordField<Hit>]> => [
+    [`lron_config.user.${f}`, { kind: 'text', values: none }],
+    [`lron_config.user.${f}.keyword`, { kind: 'keyword', values: none }],
+  ]),
+]);
+const DEFAULT_FIELDS = [...QUERY_FIELDS.keys()].filter((f) => f !== '_id');
+
 const NESTED = ['lron_config.channels.id', 'lron_config.lron_condition.success', 'lron_config.lron_condition.failure'];
 const TEXT = ['lron_config.user.name', 'lron_config.user.backend_roles', 'lron_config.user.roles', 'lron_config.user.custom_attribute_names'];
+
+/** A cause as a failed shard's `reason` prints it. */
+function causeJson(c: ErrorCause): Record<string, unknown> {
+  return { type: c.type, reason: c.reason, ...(c.extra ?? {}), ...(c.causedBy !== undefined ? { caused_by: causeJson(c.causedBy) } : {}) };
+}
 
 /** The search's failure on its one shard: `all shards failed`, with that shard's cause. */
 function searchFailed(nodeId: string, indexUuid: string, cause: ErrorCause): OpenSearchError {
   const shardCause: ErrorCause =
-    cause.type === 'query_shard_exception' ? { ...cause, extra: { index: CONTROL_CENTER_INDEX, index_uuid: indexUuid } } : cause;
-  const reasonJson = { type: shardCause.type, reason: shardCause.reason, ...(shardCause.extra ?? {}) };
+    cause.type === 'query_shard_exception'
+      ? { type: cause.type, reason: cause.reason, extra: { index: CONTROL_CENTER_INDEX, index_uuid: indexUuid }, causedBy: cause.causedBy }
+      : { type: cause.type, reason: cause.reason, extra: cause.extra, causedBy: cause.causedBy };
+  const reasonJson = causeJson(shardCause);
   return new OpenSearchError(
     400,
     'search_phase_execution_exception',
@@ -68,7 +95,14 @@ export function searchLron(store: LronStore, nodeId: string, q: LronSearch): Lro
   if (q.size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${q.size}]`);
   // The plugin answers an empty list while its index does not exist.
   if (!store.exists) return { total: 0, hits: [] };
-  const all = store.entries();
+  let query: RecordQuery<Hit>;
+  try {
+    query = RecordQuery.parse(q.queryString, QUERY_FIELDS, DEFAULT_FIELDS);
+  } catch (e) {
+    if (e instanceof OpenSearchError) throw searchFailed(nodeId, store.indexUuid, e);
+    throw e;
+  }
+  const all = store.entries().filter((hit) => query.matches(hit));
   const valueOf = q.sortField === '_doc' ? () => undefined : SORTABLE[q.sortField];
   if (valueOf === undefined) throw searchFailed(nodeId, store.indexUuid, sortCause(q.sortField));
   const keyed = all.map((entry, i) => ({ entry, i, key: valueOf(entry[0], entry[1]) }));

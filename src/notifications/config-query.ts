@@ -1,12 +1,15 @@
 // `GET /_plugins/_notifications/configs` without ids: the plugin's filter parameters, sort and
 // paging (ConfigQueryHelper), evaluated over the stored configs as its index query would match
 // them: keyword fields exactly (a comma-separated list is any of its values), text fields by
-// word, `is_enabled` as a boolean, the two time fields as `exact` or `from..to` (inclusive).
+// word, `is_enabled` as a boolean, the two time fields as `exact` or `from..to` (inclusive),
+// `query` (all keyword and text fields) and `text_query` (text fields) as `query_string`s.
 import { badBoolean, statusException } from '../http/error-table';
+import { RecordQuery, type RecordField } from '../system/record-query-string';
 import type { OpenSearchError } from '../http/errors';
 import { invalidRange, sortNotAcceptable } from './errors';
 import { notificationConfigJson } from './notification-config';
 import type { StoredConfig } from './config-store';
+import { textWords } from '../system/text-words';
 
 const RANGE_FIELDS = ['last_updated_time_ms', 'created_time_ms'];
 const BOOLEAN_FIELDS = ['is_enabled'];
@@ -38,7 +41,16 @@ const NESTED_TEXT_FIELDS = ['email.recipient_list.recipient', 'email_group.recip
 const NESTED_KEYWORD_FIELDS = NESTED_TEXT_FIELDS.map((f) => `${f}.keyword`);
 
 /** Every filter parameter `GET /configs` takes. */
-export const FILTER_PARAMS: readonly string[] = [...RANGE_FIELDS, ...BOOLEAN_FIELDS, ...KEYWORD_FIELDS, ...TEXT_FIELDS, ...NESTED_TEXT_FIELDS, ...NESTED_KEYWORD_FIELDS];
+export const FILTER_PARAMS: readonly string[] = [
+  ...RANGE_FIELDS,
+  ...BOOLEAN_FIELDS,
+  ...KEYWORD_FIELDS,
+  ...TEXT_FIELDS,
+  ...NESTED_TEXT_FIELDS,
+  ...NESTED_KEYWORD_FIELDS,
+  'query',
+  'text_query',
+];
 
 type Value = string | number | boolean;
 
@@ -58,16 +70,15 @@ function valuesAt(doc: StoredConfig, path: string): Value[] {
   return nodes.filter((v): v is Value => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
 }
 
-/** Words of a text field, close to the standard analyzer: letters and digits, lower-cased. */
-function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}_.']+/u)
-    .map((w) => w.replace(/^[.']+|[.']+$/g, ''))
-    .filter((w) => w !== '');
-}
-
 type Matcher = (doc: StoredConfig) => boolean;
+
+// The index fields a `query_string` names (`config.<field>`), with their kinds.
+const QUERY_FIELDS = new Map<string, RecordField<StoredConfig>>([
+  ...[...KEYWORD_FIELDS, ...NESTED_KEYWORD_FIELDS].map((f): [string, RecordField<StoredConfig>] => [`config.${f}`, { kind: 'keyword', values: (d) => valuesAt(d, f) }]),
+  ...[...TEXT_FIELDS, ...NESTED_TEXT_FIELDS].map((f): [string, RecordField<StoredConfig>] => [`config.${f}`, { kind: 'text', values: (d) => valuesAt(d, f) }]),
+]);
+const ALL_QUERY_FIELDS = [...KEYWORD_FIELDS, ...TEXT_FIELDS, ...NESTED_TEXT_FIELDS, ...NESTED_KEYWORD_FIELDS].map((f) => `config.${f}`);
+const TEXT_QUERY_FIELDS = [...TEXT_FIELDS, ...NESTED_TEXT_FIELDS].map((f) => `config.${f}`);
 
 function rangeMatcher(field: string, value: string): Matcher {
   const parts = value.split('..');
@@ -83,6 +94,10 @@ function rangeMatcher(field: string, value: string): Matcher {
 }
 
 function matcherFor(field: string, value: string): Matcher {
+  if (field === 'query' || field === 'text_query') {
+    const q = RecordQuery.parse(value, QUERY_FIELDS, field === 'query' ? ALL_QUERY_FIELDS : TEXT_QUERY_FIELDS);
+    return (doc) => q.matches(doc);
+  }
   if (RANGE_FIELDS.includes(field)) return rangeMatcher(field, value);
   if (BOOLEAN_FIELDS.includes(field)) {
     // OpenSearch fails the whole search (a 500 "all shards failed"); the value is the problem.
@@ -95,8 +110,8 @@ function matcherFor(field: string, value: string): Matcher {
     return (doc) => valuesAt(doc, field).some((v) => wanted.has(String(v)));
   }
   if (TEXT_FIELDS.includes(field) || NESTED_TEXT_FIELDS.includes(field)) {
-    const wanted = new Set(words(value));
-    return (doc) => valuesAt(doc, field).some((v) => words(String(v)).some((w) => wanted.has(w)));
+    const wanted = new Set(textWords(value));
+    return (doc) => valuesAt(doc, field).some((v) => textWords(String(v)).some((w) => wanted.has(w)));
   }
   throw statusException(406, `Query on ${field} not acceptable`);
 }

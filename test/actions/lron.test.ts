@@ -74,6 +74,18 @@ describe('notification settings', () => {
     expect((await req('GET', `${LRON}?sortField=lron_config.action_name`)).json.lron_configs).toEqual([global.json, oneTime.json]);
     expect((await req('GET', `${LRON}?sortField=lron_config.task_id`)).json.lron_configs).toEqual([oneTime.json, global.json]);
     expect(await req('GET', `${LRON}?size=1&from=1`)).toEqual({ status: 200, json: { lron_configs: [oneTime.json], total_number: 2 } });
+    const query = (q: string) => req('GET', `${LRON}?queryString=${encodeURIComponent(q)}`);
+    expect(await query('lron_config.action_name:indices\\:admin\\/forcemerge')).toEqual({ status: 200, json: { lron_configs: [global.json], total_number: 1 } });
+    expect((await query('lron_config.priority:200')).json.lron_configs).toEqual([oneTime.json]);
+    expect((await query(`_id:(LRON\\:${nodeId}\\:42 OR LRON\\:indices\\:admin\\/forcemerge)`)).json.total_number).toBe(2);
+    expect((await query('lron_config.task_id:*')).json.lron_configs).toEqual([oneTime.json]);
+    const unparsable = await query('(');
+    expect(unparsable.status).toBe(400);
+    expect(unparsable.json.error).toMatchObject({
+      type: 'search_phase_execution_exception',
+      root_cause: [{ type: 'query_shard_exception', reason: 'Failed to parse query [(]', index: '.opensearch-control-center' }],
+      failed_shards: [{ reason: { type: 'query_shard_exception', caused_by: { type: 'parse_exception' } } }],
+    });
     expect(await req('POST', LRON, { lron_config: { action_name: 'indices:admin/forcemerge', channels: [{ id: 'x' }] } })).toEqual(
       error(409, 'version_conflict_engine_exception', `[${FORCEMERGE_ID}]: version conflict, document already exists (current version [1])`, {
         index: '.opensearch-control-center',

@@ -156,6 +156,13 @@ describe('notification configs', () => {
     expect(await ids('?name=gamma')).toEqual(['s1']);
     expect(await ids('?name.keyword=Beta%20chime')).toEqual(['c1']);
     expect(await ids('?email_group.recipient_list.recipient=team@example.com')).toEqual(['grp']);
+    expect(await ids(`?query=${encodeURIComponent('alpha OR sns')}`)).toEqual(['w1', 's1']);
+    expect(await ids(`?query=${encodeURIComponent('config.config_type:e*')}`)).toEqual(['grp', 'mail']);
+    expect(await ids(`?text_query=${encodeURIComponent('sns')}`)).toEqual([]);
+    // The address's words, any of them (the default operator), or as a phrase.
+    expect(await ids(`?text_query=${encodeURIComponent('team@example.com')}`)).toEqual(['acct', 'grp', 'mail']);
+    expect(await ids(`?text_query=${encodeURIComponent('"team@example.com"')}`)).toEqual(['grp']);
+    expect((await req('GET', `${BASE}/configs?query=${encodeURIComponent('"unclosed')}`)).json.error).toMatchObject({ type: 'query_shard_exception', reason: 'Failed to parse query ["unclosed]' });
     expect(await ids('?sort_field=name&sort_order=desc')).toEqual(['grp', 'acct', 's1', 'mail', 'c1', 'w1']);
     expect(await ids('?sort_field=config_type&from_index=1&max_items=2')).toEqual(['mail', 'grp']);
     const page = (await req('GET', `${BASE}/configs?from_index=4&max_items=1`)).json;
