@@ -21,7 +21,6 @@ function matches(c: LronCondition, outcome: OperationOutcome): boolean {
 
 export class LronNotifier {
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly running = new Set<Promise<void>>();
 
   constructor(
     readonly store: LronStore,
@@ -47,15 +46,16 @@ export class LronNotifier {
     return operation;
   }
 
-  /** An operation of `action`, task `taskId` (`<node>:<id>`), has ended with `outcome`. */
-  ended(taskId: string, action: string, outcome: () => OperationOutcome): void {
+  /** An operation of `action`, task `taskId` (`<node>:<id>`), has ended as `outcome` words it. */
+  private ended(taskId: string, action: string, outcome: () => OperationOutcome): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      const run = this.notify(taskId, action, outcome()).catch((err: unknown) => {
-        this.log(`[quarry] lron: notifying the end of task [${taskId}] (${action}) failed: ${err instanceof Error ? err.message : String(err)}`);
-      });
-      this.running.add(run);
-      void run.finally(() => this.running.delete(run));
+      // Wording the outcome may throw too: it is part of the run, never of the timer.
+      Promise.resolve()
+        .then(() => this.notify(taskId, action, outcome()))
+        .catch((err: unknown) => {
+          this.log(`[quarry] lron: notifying the end of task [${taskId}] (${action}) failed: ${err instanceof Error ? err.message : String(err)}`);
+        });
     }, this.delayMs);
     // A pending notification does not keep the process alive.
     timer.unref();
