@@ -1,6 +1,7 @@
-// A loopback HTTP server for tests that records every request (method, path, headers, body)
-// and answers with what `respond` says (200 `ok` by default).
+// A loopback HTTP(S) server for tests that records every request (method, path, headers, body)
+// and answers with what `respond` says (200 `ok` by default). With `tls`, it speaks HTTPS.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -24,9 +25,12 @@ export interface HttpReceiver {
   close(): Promise<void>;
 }
 
-export async function startHttpReceiver(respond: (r: ReceivedRequest) => Answer = () => ({ status: 200, body: 'ok' })): Promise<HttpReceiver> {
+export async function startHttpReceiver(
+  respond: (r: ReceivedRequest) => Answer = () => ({ status: 200, body: 'ok' }),
+  tls?: { readonly key: string; readonly cert: string },
+): Promise<HttpReceiver> {
   const requests: ReceivedRequest[] = [];
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -36,11 +40,12 @@ export async function startHttpReceiver(respond: (r: ReceivedRequest) => Answer 
       res.writeHead(a.status, a.headers ?? {});
       res.end(a.body ?? '');
     });
-  });
+  };
+  const server = tls === undefined ? http.createServer(handler) : https.createServer({ key: tls.key, cert: tls.cert }, handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

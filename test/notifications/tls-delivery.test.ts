@@ -1,13 +1,15 @@
-// Email over TLS, both ways an smtp_account asks for it (`ssl`: TLS from the first byte;
-// `start_tls`: STARTTLS first), to loopback receivers whose certificate a test CA signed. The
-// node trusts that CA through NODE_EXTRA_CA_CERTS, as a deployment with a private CA would; a
-// client that does not trust it refuses the server.
+// Deliveries over TLS: email both ways an smtp_account asks for it (`ssl`: TLS from the first
+// byte; `start_tls`: STARTTLS first) and HTTPS webhooks, to loopback receivers whose certificate
+// a test CA signed. The node trusts that CA through NODE_EXTRA_CA_CERTS, as a deployment with a
+// private CA would; a client that does not trust it refuses the server.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverHttp } from '../../src/notifications/http-destination';
 import { sendMail } from '../../src/notifications/smtp-client';
+import { startHttpReceiver, type HttpReceiver } from '../support/http-receiver';
 import { cleanupServers, startQuarry, type QuarryServer } from '../support/server';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 
@@ -16,6 +18,7 @@ let key: string;
 let cert: string;
 let implicit: SmtpReceiver;
 let starttls: SmtpReceiver;
+let hooks: HttpReceiver;
 let server: QuarryServer;
 
 /** A CA and a certificate for 127.0.0.1 it signed, made with the openssl CLI. */
@@ -47,6 +50,7 @@ beforeAll(async () => {
   makeCertificates();
   implicit = await startSmtpReceiver({ tls: { key, cert, mode: 'implicit' } });
   starttls = await startSmtpReceiver({ tls: { key, cert, mode: 'starttls' } });
+  hooks = await startHttpReceiver(() => ({ status: 201, body: 'created' }), { key, cert });
   const before = process.env.NODE_EXTRA_CA_CERTS;
   process.env.NODE_EXTRA_CA_CERTS = path.join(dir, 'ca.crt');
   try {
@@ -61,10 +65,30 @@ afterAll(async () => {
   await cleanupServers();
   await implicit.close();
   await starttls.close();
+  await hooks.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('SMTP over TLS', () => {
+describe('deliveries over TLS', () => {
+  it('posts to an HTTPS webhook and Slack URL', async () => {
+    const configs = '/_plugins/_notifications/configs';
+    await call('POST', configs, { config_id: 'secure-hook', config: { name: 'Secure hook', config_type: 'webhook', webhook: { url: `${hooks.url}/hook` } } });
+    await call('POST', configs, { config_id: 'secure-slack', config: { name: 'Secure Slack', config_type: 'slack', slack: { url: `${hooks.url}/slack` } } });
+    for (const id of ['secure-hook', 'secure-slack']) {
+      const sent = await call('POST', `/_plugins/_notifications/feature/test/${id}`);
+      expect(sent.json.status_list[0].delivery_status).toEqual({ status_code: '200', status_text: 'created' });
+    }
+    expect(hooks.requests.map((r) => [r.path, r.body])).toEqual([
+      ['/hook', 'Test message content body for config id secure-hook'],
+      ['/slack', '{"text":"Test Message Title-secure-slack\\n\\nTest message content body for config id secure-slack"}'],
+    ]);
+    // This test process was not given the CA.
+    const untrusted = await deliverHttp({ url: `${hooks.url}/hook`, method: 'POST', headers: {}, body: 'x', maxResponseChars: 100 });
+    expect(untrusted.status_code).toBe('500');
+    expect(untrusted.status_text).toMatch(/^Failed to send webhook message .*certificate/);
+    expect(hooks.requests).toHaveLength(2);
+  });
+
   it('sends through ssl and start_tls accounts', async () => {
     const configs = '/_plugins/_notifications/configs';
     for (const [id, method, port] of [
