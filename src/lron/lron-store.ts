@@ -68,32 +68,34 @@ export class LronStore {
     return this.index.entries().filter((e): e is [string, StoredLron] => e[0] !== META_ID && !isMeta(e[1]));
   }
 
-  /** The next sequence number, creating the index (its uuid) on the first write. */
-  private nextSeqNo(): number {
+  /**
+   * The next sequence number, creating the index (its uuid) on the first write. `saved` settles
+   * once the index facts are on disk; a record written right after saves them with it anyway
+   * (every save writes the whole set).
+   */
+  private nextSeqNo(): { seqNo: number; saved: Promise<void> } {
     // 16 random bytes as OpenSearch prints index uuids: 22 URL-safe base64 characters.
     const meta = this.meta ?? { index_uuid: randomBytes(16).toString('base64url'), seq_no: -1 };
     const seqNo = meta.seq_no + 1;
-    // Not awaited: the record's own write, which follows at once, saves both.
-    void this.index.put(META_ID, { index_uuid: meta.index_uuid, seq_no: seqNo }).catch(() => undefined);
-    return seqNo;
+    return { seqNo, saved: this.index.put(META_ID, { index_uuid: meta.index_uuid, seq_no: seqNo }) };
   }
 
   /** Writes `config` under `id`; with `create`, refuses an id in use (opType CREATE). */
   async put(id: string, config: LronConfig, create: boolean): Promise<void> {
     const existing = this.get(id);
     if (existing !== undefined && create) throw this.versionConflict(id, existing.version);
-    const seqNo = this.nextSeqNo();
-    await this.index.put(id, { lron_config: config, priority: priorityOf(config), version: (existing?.version ?? 0) + 1, seq_no: seqNo });
+    const { seqNo, saved } = this.nextSeqNo();
+    await Promise.all([saved, this.index.put(id, { lron_config: config, priority: priorityOf(config), version: (existing?.version ?? 0) + 1, seq_no: seqNo })]);
   }
 
   async delete(id: string): Promise<DeleteResult> {
     const existing = this.get(id);
-    const seqNo = this.nextSeqNo();
+    const { seqNo, saved } = this.nextSeqNo();
     if (existing === undefined) {
-      await this.index.put(META_ID, this.meta as IndexMeta);
+      await saved;
       return { found: false, version: 1, seqNo };
     }
-    await this.index.delete(id);
+    await Promise.all([saved, this.index.delete(id)]);
     return { found: true, version: existing.version + 1, seqNo };
   }
 

@@ -4,12 +4,12 @@
 // word, `is_enabled` as a boolean, the two time fields as `exact` or `from..to` (inclusive),
 // `query` (all keyword and text fields) and `text_query` (text fields) as `query_string`s.
 import { badBoolean, statusException } from '../http/error-table';
-import { RecordQuery, type RecordField } from '../system/record-query-string';
 import type { OpenSearchError } from '../http/errors';
+import { RecordQuery, type RecordField } from '../system/record-query-string';
+import { textWords } from '../system/text-words';
+import type { StoredConfig } from './config-store';
 import { invalidRange, sortNotAcceptable } from './errors';
 import { notificationConfigJson } from './notification-config';
-import type { StoredConfig } from './config-store';
-import { textWords } from '../system/text-words';
 
 const RANGE_FIELDS = ['last_updated_time_ms', 'created_time_ms'];
 const BOOLEAN_FIELDS = ['is_enabled'];

@@ -26,9 +26,10 @@ export const notificationsGetConfigs: ActionSpec = {
     if (p.config_id !== undefined) ids.add(p.config_id);
     const store = node.notifications.store;
     if (ids.size > 0) {
-      const missing = [...ids].filter((id) => store.get(id) === undefined);
+      const docs = [...ids].map((id) => [id, store.get(id)] as const);
+      const missing = docs.filter(([, doc]) => doc === undefined).map(([id]) => id);
       if (missing.length > 0) throw ids.size === 1 ? configNotFound(missing[0] as string) : configsNotFound(missing);
-      const found = [...ids].map((id) => configInfoJson(id, store.get(id)!));
+      const found = docs.flatMap(([id, doc]) => (doc === undefined ? [] : [configInfoJson(id, doc)]));
       return json(searchResults(0, found.length, 'config_list', found));
     }
     const filters = FILTER_PARAMS.filter((f) => p[f] !== undefined).map((f) => [f, p[f] as string] as const);
