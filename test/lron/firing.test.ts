@@ -7,7 +7,7 @@ import { cleanupServers, freePort, startQuarry, type QuarryServer } from '../sup
 import { eventually, startHttpReceiver, type HttpReceiver } from '../support/http-receiver';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 
-const DELAY_MS = 1500;
+const DELAY_MS = 2500;
 const CLUSTER = 'lron-test';
 
 let server: QuarryServer;
