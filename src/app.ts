@@ -11,6 +11,8 @@ import { renderError } from './http/render-error';
 import { contentTooLong, methodNotAllowed, noHandlerFound } from './http/error-table';
 import { TaskManager } from './tasks/task-manager';
 import { TaskResults } from './tasks/task-results';
+import { LronNotifier } from './lron/lron-notifier';
+import { Notifications } from './notifications/notifications';
 import type { NodeContext } from './node-context';
 import type { Security } from './security/security';
 
@@ -56,7 +58,9 @@ export function buildApp(config: NodeConfig, security?: Security): App {
     host: config.network.host,
   });
   const taskResults = new TaskResults(config.path.data);
-  const node: NodeContext = { config, engine, tasks: new TaskManager(taskResults.highestId + 1), taskResults, security };
+  const notifications = Notifications.open(config);
+  const lron = LronNotifier.open(config, notifications);
+  const node: NodeContext = { config, engine, tasks: new TaskManager(taskResults.highestId + 1), taskResults, security, notifications, lron };
   const tls = security?.tls;
   const app = fastify({
     // A client certificate is asked for but not required: it only matters to the admin DN check.
@@ -114,6 +118,7 @@ export function buildApp(config: NodeConfig, security?: Security): App {
     fastify: app,
     node,
     async close() {
+      lron.close();
       await app.close();
       await engine.close();
     },

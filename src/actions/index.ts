@@ -53,6 +53,17 @@ import { tasksGet } from './tasks/get';
 import { tasksCancel } from './tasks/cancel';
 import { nodesInfo } from './nodes/info';
 import { nodesStats } from './nodes/stats';
+import { lronPutConfig } from './lron/put-config';
+import { lronGetConfig } from './lron/get-config';
+import { lronListConfigs } from './lron/list-configs';
+import { lronDeleteConfig } from './lron/delete-config';
+import { notificationsCreateConfig } from './notifications/create-config';
+import { notificationsUpdateConfig } from './notifications/update-config';
+import { notificationsDeleteConfig } from './notifications/delete-config';
+import { notificationsGetConfigs } from './notifications/get-configs';
+import { notificationsGetChannels } from './notifications/get-channels';
+import { notificationsGetFeatures } from './notifications/get-features';
+import { notificationsSendTest } from './notifications/send-test';
 
 import { documentReindex } from './document/reindex';
 import { indicesClone, indicesShrink, indicesSplit } from './indices/resize';
@@ -131,4 +142,15 @@ export const ACTIONS: readonly ActionSpec[] = [
   apiKeyGet,
   apiKeyRevoke,
   securityAuthInfo,
+  lronPutConfig,
+  lronGetConfig,
+  lronListConfigs,
+  lronDeleteConfig,
+  notificationsCreateConfig,
+  notificationsUpdateConfig,
+  notificationsDeleteConfig,
+  notificationsGetConfigs,
+  notificationsGetChannels,
+  notificationsGetFeatures,
+  notificationsSendTest,
 ];

@@ -33,6 +33,10 @@ export interface NodeConfig {
   };
   readonly compatibility: { readonly overrideMainResponseVersion: boolean };
   readonly security: SecuritySettings;
+  readonly lron: {
+    /** Milliseconds between an operation's end and the look-up of its notification settings. */
+    readonly notificationDelayMs: number;
+  };
   /** Every setting's effective value as a string, by OpenSearch key (for `_nodes/settings`). */
   readonly settings: Readonly<Record<SettingKey, string>>;
 }
@@ -132,6 +136,7 @@ export function loadConfig(sources: ConfigSources): NodeConfig {
         indexName: v['plugins.security.apikey.index_name'],
       },
     },
+    lron: { notificationDelayMs: v['plugins.lron.notification_delay'] },
     settings: raw,
   };
 }

@@ -50,7 +50,10 @@ function maxContentLength(value: string, key: string): number {
   return bytes;
 }
 
-/** A time value in milliseconds, at least `min` (`30d`, `10s`). */
+/**
+ * A time value in milliseconds, at least `min` (`30d`, `10s`), refused below it with OpenSearch's
+ * wording for a time setting with a minimum (`Setting.timeSetting(key, default, min)`).
+ */
 function millis(min: number) {
   return (value: string, key: string): number => {
     const ms = timeValueMillis(parseTimeValue(value, key));
@@ -122,6 +125,9 @@ export const SETTINGS = {
   'plugins.security.apikey.max_expiration': define('plugins.security.apikey.max_expiration', '365d', millis(1)),
   'plugins.security.apikey.cache_refresh_interval': define('plugins.security.apikey.cache_refresh_interval', '10s', millis(0)),
   'plugins.security.apikey.index_name': define('plugins.security.apikey.index_name', '.neutral_security_api_keys', nonEmpty),
+  // Quarry's own (OpenSearch hard-codes 5 s): how long after a long-running operation ends its
+  // notification settings are looked up, so a setting made for its task id in that time counts.
+  'plugins.lron.notification_delay': define('plugins.lron.notification_delay', '5s', millis(0)),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

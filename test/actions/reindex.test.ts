@@ -150,6 +150,8 @@ describe('long-running form', () => {
   it('throttles to requests_per_second, and a cancel stops it between batches', async () => {
     const started = await call('POST', '/_reindex?wait_for_completion=false&requests_per_second=4', { source: { index: 'src', size: 1 }, dest: { index: 'slow' } });
     const id = started.body.task as string;
+    // its first search answers at once; the first batch then waits a quarter second
+    await new Promise((r) => setTimeout(r, 50));
     const running = await call('GET', '/_tasks?detailed=true&actions=*reindex');
     const listed = Object.values(running.body.nodes)[0] as { tasks: Record<string, any> };
     expect(listed.tasks[id]).toMatchObject({ description: 'reindex from [src] to [slow]', status: { requests_per_second: 4 } });

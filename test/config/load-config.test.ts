@@ -94,6 +94,16 @@ describe('loadConfig', () => {
     expect(() => load(['-E', 'action.auto_create_index=+'])).toThrow("Can't parse [+] for setting [action.auto_create_index] must contain an index name after [+]");
   });
 
+  it('reads the long-running-operation notification delay as a time value', () => {
+    expect(load().lron.notificationDelayMs).toBe(5000);
+    expect(load(['-E', 'plugins.lron.notification_delay=250ms']).lron.notificationDelayMs).toBe(250);
+    expect(load(['-E', 'plugins.lron.notification_delay=0']).lron.notificationDelayMs).toBe(0);
+    expect(() => load(['-E', 'plugins.lron.notification_delay=-1'])).toThrow('failed to parse value [-1] for setting [plugins.lron.notification_delay], must be >= [0ms]');
+    expect(() => load(['-E', 'plugins.lron.notification_delay=5'])).toThrow(
+      'failed to parse setting [plugins.lron.notification_delay] with value [5] as a time value: unit is missing or unrecognized',
+    );
+  });
+
   it('checks the command line like OpenSearch launcher', () => {
     expect(() => load(['-E', 'http.port=1', '-E', 'http.port=2'])).toThrow('setting [http.port] already set, saw [1] and [2]');
     expect(() => load(['-E', 'http.port='])).toThrow('setting [http.port] must not be empty');

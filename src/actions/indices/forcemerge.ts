@@ -1,12 +1,16 @@
+import type { EngineResponse } from '../../engine';
 import { route, type ActionSpec } from '../../http/action';
 import { parseBoolParam, parseIntParam } from '../../http/common-params';
+import { forceMergeIndices, forceMergeOutcome } from '../../lron/force-merge-outcome';
+import type { Task } from '../../tasks/task-manager';
 
 const ACTION = 'indices:admin/forcemerge';
 
 // `POST [/<target>]/_forcemerge`. With `wait_for_completion=false` OpenSearch checks the
 // parameters, answers `{"task": "<node>:<id>"}` at once and merges in the background (where a
 // missing index only fails the task). Quarry does the same: the task stays registered, and
-// visible to the tasks API, until the engine is done.
+// visible to the tasks API, until the engine is done. Either way, its end fires the notification
+// settings of its task and of force merges (src/lron).
 export const indicesForceMerge: ActionSpec = {
   action: ACTION,
   routes: [route('POST', '/_forcemerge'), route('POST', '/:index/_forcemerge')],
@@ -14,14 +18,20 @@ export const indicesForceMerge: ActionSpec = {
   run: async (request, node) => {
     const p = request.params;
     const wait = parseBoolParam('wait_for_completion', p.wait_for_completion, true);
-    if (wait) return node.engine.execute(ACTION, p, request.body);
+    // Read here, as OpenSearch's REST layer reads them, so a bad one fails before the merge
+    // starts (and so notifies nobody).
     parseIntParam('max_num_segments', p.max_num_segments, -1);
     for (const name of ['only_expunge_deletes', 'flush', 'primary_only', 'ignore_unavailable', 'allow_no_indices']) {
       parseBoolParam(name, p[name]);
     }
+    const indices = forceMergeIndices(p.index);
+    const merge = (task: Task): Promise<EngineResponse> =>
+      node.lron.watch(`${node.engine.nodeId}:${task.id}`, ACTION, node.engine.execute(ACTION, p, request.body), (response, error) =>
+        forceMergeOutcome(indices, node.config.cluster.name, response, error),
+      );
+    if (wait) return merge(request.task);
     const task = node.tasks.register(ACTION, undefined);
-    node.engine
-      .execute(ACTION, p, request.body)
+    merge(task)
       .catch(() => undefined)
       .finally(() => node.tasks.unregister(task));
     return { status: 200, body: Buffer.from(JSON.stringify({ task: `${node.engine.nodeId}:${task.id}` })) };
