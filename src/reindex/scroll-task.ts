@@ -4,9 +4,10 @@
 import type { ActionRequest } from '../http/action';
 import type { EngineResponse } from '../engine';
 import type { NodeContext } from '../node-context';
+import type { Task } from '../tasks/task-manager';
 import { formatMillis } from '../config/units';
 import { withJavaFloats } from '../http/java-float';
-import { errorJson } from '../tasks/task-results';
+import { finishInBackground } from '../tasks/background';
 import { runBulkByScroll, type BulkByScrollJob } from './bulk-by-scroll';
 
 function json(status: number, value: unknown): EngineResponse {
@@ -24,21 +25,40 @@ function humanized(response: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export async function runScrollTask(request: ActionRequest, node: NodeContext, action: string, description: string, wait: boolean, job: BulkByScrollJob): Promise<EngineResponse> {
+/** Hands the run to whoever reports its end (the notification settings), returning it unchanged. */
+export type Watch = (taskId: string, run: Promise<EngineResponse>) => Promise<EngineResponse>;
+
+const unwatched: Watch = (_taskId, run) => run;
+
+export async function runScrollTask(
+  request: ActionRequest,
+  node: NodeContext,
+  action: string,
+  description: string,
+  wait: boolean,
+  watch: Watch | undefined,
+  job: BulkByScrollJob,
+): Promise<EngineResponse> {
+  const nodeId = node.engine.nodeId;
+  const report = watch ?? unwatched;
+  const run = (task: Task): Promise<{ out: EngineResponse; response: Record<string, unknown> }> => {
+    let response: Record<string, unknown> = {};
+    const done = runBulkByScroll(node.engine, task, job).then((o) => {
+      response = o.response;
+      return json(o.status, o.response);
+    });
+    return report(`${nodeId}:${task.id}`, done).then((out) => ({ out, response }));
+  };
   if (wait) {
     request.task.description = description;
-    const out = await runBulkByScroll(node.engine, request.task, job);
-    return json(out.status, out.response);
+    return (await run(request.task)).out;
   }
   const task = node.tasks.register(action, undefined, true);
   task.description = description;
-  const nodeId = node.engine.nodeId;
-  runBulkByScroll(node.engine, task, job)
-    .then(
-      (out) => node.taskResults.keep(nodeId, task, { response: humanized(out.response) }),
-      (err: unknown) => node.taskResults.keep(nodeId, task, { error: errorJson(err) }),
-    )
-    .catch((err: unknown) => process.stderr.write(`[quarry] could not keep the result of task [${nodeId}:${task.id}]: ${String(err)}\n`))
-    .finally(() => node.tasks.unregister(task));
+  finishInBackground(
+    node,
+    task,
+    run(task).then(({ response }) => humanized(response)),
+  );
   return json(200, { task: `${nodeId}:${task.id}` });
 }

@@ -34,8 +34,16 @@ async function backgroundMerge(target: string): Promise<string> {
   const started = await call('POST', `/${target}/_forcemerge?wait_for_completion=false`);
   expect(started.status).toBe(200);
   const task = started.json.task as string;
-  await eventually(async () => ((await call('GET', `/_tasks/${task}`)).status === 404 ? true : undefined), 15_000, `task ${task} to end`);
+  await taskEnded(task);
   return task;
+}
+
+/** Waits until a background task has ended (its kept result says `completed`). */
+async function taskEnded(task: string): Promise<Json> {
+  return eventually(async () => {
+    const r = await call('GET', `/_tasks/${task}`);
+    return r.json.completed === true ? r.json : undefined;
+  }, 15_000, `task ${task} to end`);
 }
 
 /** Waits until the setting `id` no longer exists (its firing deletes it once done). */
@@ -152,5 +160,24 @@ describe('firing notification settings', () => {
         `^\\[quarry\\] lron: notifying channel \\[dead\\] of task \\[${nodeId}:\\d+\\] \\(indices:admin/forcemerge\\) failed: 500 Failed to send webhook message Connect to 127\\.0\\.0\\.1:${deadPort} failed: Connection refused$`,
       ),
     );
+  });
+
+  it('notifies a reindex and a resize with the texts OpenSearch builds for them', async () => {
+    hooks.requests.length = 0;
+    const setting = async (action: string) =>
+      expect((await call('PUT', `/_plugins/_im/lron/LRON:${action.replace(/\//g, '%2F')}`, { lron_config: { action_name: action, channels: [{ id: 'hook' }] } })).status).toBe(200);
+    await setting('indices:data/write/reindex');
+    await setting('indices:admin/resize');
+    const started = await call('POST', '/_reindex?wait_for_completion=false', { source: { index: 'books' }, dest: { index: 'copies' } });
+    const task = started.json.task as string;
+    expect((await taskEnded(task)).response.created).toBe(3);
+    const clone = await call('POST', '/books/_clone/books-clone');
+    expect(clone.json.error.type).toBe('illegal_state_exception');
+    await eventually(() => (requestsTo('/hook').length === 2 ? true : undefined));
+    const bodies = requestsTo('/hook').map((r) => r.body);
+    expect(bodies).toContain(
+      `The reindex operation from [${CLUSTER}/books] to [${CLUSTER}/copies] has been completed.\n\n*Summary (number of documents)* \nTotal: 3, Created: 3, Updated: 0, Deleted: 0, Conflicts: 0`,
+    );
+    expect(bodies).toContain(`[${CLUSTER}/books] must be set to block write to clone the index. To set it to block write, use \`PUT /books/_block/write\` `);
   });
 });

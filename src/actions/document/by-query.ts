@@ -41,7 +41,8 @@ export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQu
   if (spec.missingQuery !== undefined && search.query === undefined && p.q === undefined) throw spec.missingQuery();
   const index = p.index ?? '';
   const batch = p.scroll_size === undefined ? 1000 : Number(p.scroll_size);
-  return runScrollTask(request, node, spec.action, `${spec.name.replace(/_/g, '-')} [${index}]`, options.waitForCompletion, {
+  // Not among the operations notification settings serve (OpenSearch's neither).
+  return runScrollTask(request, node, spec.action, `${spec.name.replace(/_/g, '-')} [${index}]`, options.waitForCompletion, undefined, {
     index,
     search,
     searchParams: Object.fromEntries(SEARCH_PARAMS.filter((k) => p[k] !== undefined).map((k) => [k, p[k] as string])),

@@ -3,6 +3,8 @@ import { encodeJsonString } from '../../http/raw-json';
 import { parseBodyObject, parseReindex } from '../../reindex/request';
 import { sourceText, type Hit } from '../../reindex/bulk-by-scroll';
 import { runScrollTask } from '../../reindex/scroll-task';
+import { reindexOutcome } from '../../lron/reindex-outcome';
+import type { EngineResponse } from '../../engine';
 
 const ACTION = 'indices:data/write/reindex';
 
@@ -22,7 +24,10 @@ export const documentReindex: ActionSpec = {
       if (req.routing === 'discard') return undefined;
       return req.routing.startsWith('=') ? req.routing.slice(1) : hit.routing;
     };
-    return runScrollTask(request, node, ACTION, `reindex from [${req.sourceIndex}] to [${req.destIndex}]`, req.waitForCompletion, {
+    const sources = req.sourceIndex.split(',');
+    const notify = (taskId: string, run: Promise<EngineResponse>): Promise<EngineResponse> =>
+      node.lron.watch(taskId, ACTION, run, (response, error) => reindexOutcome(sources, req.destIndex, node.config.cluster.name, taskId, response, error));
+    return runScrollTask(request, node, ACTION, `reindex from [${req.sourceIndex}] to [${req.destIndex}]`, req.waitForCompletion, notify, {
       index: req.sourceIndex,
       search: req.search,
       batchSize: req.batchSize,

@@ -3,6 +3,7 @@ import { route, type ActionSpec } from '../../http/action';
 import { parseBoolParam, parseIntParam } from '../../http/common-params';
 import { forceMergeIndices, forceMergeOutcome } from '../../lron/force-merge-outcome';
 import type { Task } from '../../tasks/task-manager';
+import { answerJson, finishInBackground } from '../../tasks/background';
 
 const ACTION = 'indices:admin/forcemerge';
 
@@ -31,9 +32,7 @@ export const indicesForceMerge: ActionSpec = {
       );
     if (wait) return merge(request.task);
     const task = node.tasks.register(ACTION, undefined);
-    merge(task)
-      .catch(() => undefined)
-      .finally(() => node.tasks.unregister(task));
+    finishInBackground(node, task, merge(task).then((r) => answerJson(r.body)));
     return { status: 200, body: Buffer.from(JSON.stringify({ task: `${node.engine.nodeId}:${task.id}` })) };
   },
 };

@@ -3,7 +3,8 @@ import type { EngineResponse } from '../../engine';
 import type { NodeContext } from '../../node-context';
 import { parseBoolParam } from '../../http/common-params';
 import { runResize, type ResizeKind } from '../../reindex/resize';
-import { errorJson } from '../../tasks/task-results';
+import { answerJson, finishInBackground } from '../../tasks/background';
+import { resizeOutcome } from '../../lron/resize-outcome';
 
 const ACTION = 'indices:admin/resize';
 const PARAMS = ['wait_for_active_shards', 'timeout', 'master_timeout', 'cluster_manager_timeout', 'wait_for_completion', 'task_execution_timeout', 'copy_settings'];
@@ -21,17 +22,16 @@ function resize(kind: ResizeKind): (request: ActionRequest, node: NodeContext) =
     const wait = parseBoolParam('wait_for_completion', p.wait_for_completion, true);
     const source = p.index ?? '';
     const target = p.target ?? '';
-    if (wait) return answer(await runResize(node, kind, source, target, request.body));
+    const nodeId = node.engine.nodeId;
+    // Its end fires the notification settings of its task and of resizes (src/lron).
+    const run = (taskId: number): Promise<EngineResponse> =>
+      node.lron.watch(`${nodeId}:${taskId}`, ACTION, runResize(node, kind, source, target, request.body).then(answer), (response, error) =>
+        resizeOutcome(kind, source, target, node.config.cluster.name, response === undefined, error),
+      );
+    if (wait) return run(request.task.id);
     const task = node.tasks.register(ACTION, undefined, false);
     task.description = `${kind} from [${source}] to [${target}]`;
-    const nodeId = node.engine.nodeId;
-    runResize(node, kind, source, target, request.body)
-      .then(
-        (response) => node.taskResults.keep(nodeId, task, { response }),
-        (err: unknown) => node.taskResults.keep(nodeId, task, { error: errorJson(err) }),
-      )
-      .catch((err: unknown) => process.stderr.write(`[quarry] could not keep the result of task [${nodeId}:${task.id}]: ${String(err)}\n`))
-      .finally(() => node.tasks.unregister(task));
+    finishInBackground(node, task, run(task.id).then((r) => answerJson(r.body)));
     return answer({ task: `${nodeId}:${task.id}` });
   };
 }
