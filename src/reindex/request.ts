@@ -4,6 +4,7 @@
 import { OpenSearchError, type ErrorCause } from '../http/errors';
 import { illegalArgument, validationFailed } from '../http/error-table';
 import { parseBoolParam, parseFloatParam, parseIntParam } from '../http/common-params';
+import type { Locate } from '../http/body-locator';
 
 export interface ScrollOptions {
   readonly waitForCompletion: boolean;
@@ -53,20 +54,20 @@ function maxDocsOf(urlValue: string | undefined, bodyValue: unknown): number | u
   return n;
 }
 
-function conflictsOf(value: unknown, parser: string): boolean {
+function conflictsOf(value: unknown, parser: string, at: string): boolean {
   if (value === undefined || value === 'abort') return false;
   if (value === 'proceed') return true;
-  throw contentParse(`[${parser}] failed to parse field [conflicts]`, { type: 'illegal_argument_exception', reason: `conflicts may only be "proceed" or "abort" but was [${String(value)}]` });
+  throw contentParse(`${at}[${parser}] failed to parse field [conflicts]`, { type: 'illegal_argument_exception', reason: `conflicts may only be "proceed" or "abort" but was [${String(value)}]` });
 }
 
-export function scrollOptions(params: Readonly<Record<string, string>>, body: Record<string, unknown>, parser: string, conflictsParam?: string): ScrollOptions {
+export function scrollOptions(params: Readonly<Record<string, string>>, body: Record<string, unknown>, parser: string, conflictsParam?: string, locate?: Locate): ScrollOptions {
   checkSlices(params.slices);
   return {
     waitForCompletion: parseBoolParam('wait_for_completion', params.wait_for_completion, true),
     refresh: params.refresh !== undefined && params.refresh !== 'false',
     requestsPerSecond: requestsPerSecond(params.requests_per_second),
     maxDocs: maxDocsOf(params.max_docs, body.max_docs),
-    proceedOnConflicts: conflictsOf(body.conflicts ?? conflictsParam, parser),
+    proceedOnConflicts: conflictsOf(body.conflicts ?? conflictsParam, parser, body.conflicts === undefined || locate === undefined ? '' : locate(['conflicts'], 'value')),
   };
 }
 
@@ -91,20 +92,28 @@ function indexNames(v: unknown): string | undefined {
   return undefined;
 }
 
-export function parseReindex(params: Readonly<Record<string, string>>, body: Record<string, unknown>): ReindexRequest {
-  for (const k of Object.keys(body)) if (!REINDEX_FIELDS.has(k)) throw contentParse(`[reindex] unknown field [${k}]`);
+export function parseReindex(params: Readonly<Record<string, string>>, body: Record<string, unknown>, locate: Locate): ReindexRequest {
+  for (const k of Object.keys(body)) if (!REINDEX_FIELDS.has(k)) throw contentParse(`${locate([k], 'key')}[reindex] unknown field [${k}]`);
   if (body.script !== undefined) throw illegalArgument('[script] is not supported: Quarry has no scripting language');
   const source = (body.source ?? {}) as Record<string, unknown>;
   const dest = (body.dest ?? {}) as Record<string, unknown>;
   if (typeof source !== 'object' || Array.isArray(source)) throw contentParse('[reindex] failed to parse field [source]');
   if (typeof dest !== 'object' || Array.isArray(dest)) throw contentParse('[reindex] failed to parse field [dest]');
   if (source.remote !== undefined) throw illegalArgument('[remote] is not supported: Quarry reindexes from its own indices only');
-  for (const k of Object.keys(dest)) if (!DEST_FIELDS.has(k)) throw contentParse('[reindex] failed to parse field [dest]', { type: 'x_content_parse_exception', reason: `[dest] unknown field [${k}]` });
+  for (const k of Object.keys(dest)) {
+    if (DEST_FIELDS.has(k)) continue;
+    // The inner parser names the field; the outer one has moved on to its value by then.
+    throw contentParse(`${locate(['dest', k], 'value')}[reindex] failed to parse field [dest]`, {
+      type: 'x_content_parse_exception',
+      reason: `${locate(['dest', k], 'key')}[dest] unknown field [${k}]`,
+    });
+  }
   const opType = dest.op_type ?? 'index';
   if (opType !== 'index' && opType !== 'create') {
-    throw contentParse('[reindex] failed to parse field [dest]', {
+    const at = locate(['dest', 'op_type'], 'value');
+    throw contentParse(`${at}[reindex] failed to parse field [dest]`, {
       type: 'x_content_parse_exception',
-      reason: '[dest] failed to parse field [op_type]',
+      reason: `${at}[dest] failed to parse field [op_type]`,
       causedBy: { type: 'illegal_argument_exception', reason: `opType must be 'create' or 'index', found: [${String(opType)}]` },
     });
   }
@@ -116,7 +125,7 @@ export function parseReindex(params: Readonly<Record<string, string>>, body: Rec
   if (sourceIndex === undefined) errors.push('use _all if you really want to copy from all existing indexes');
   if (destIndex === undefined) errors.push('index must be specified');
   if (sourceIndex !== undefined && destIndex !== undefined && sourceIndex.split(',').includes(destIndex)) errors.push(`reindex cannot write into an index its reading from [${destIndex}]`);
-  const options = scrollOptions(params, { ...body, max_docs: body.max_docs ?? body.size }, 'reindex');
+  const options = scrollOptions(params, { ...body, max_docs: body.max_docs ?? body.size }, 'reindex', undefined, locate);
   if (errors.length > 0) throw validationFailed(errors);
   const { index: _index, size, ...search } = source;
   return {

@@ -7,6 +7,7 @@
 import { OpenSearchError } from '../http/errors';
 import { illegalArgument, validationFailed } from '../http/error-table';
 import { encodeJsonString } from '../http/raw-json';
+import { locator } from '../http/body-locator';
 import type { NodeContext } from '../node-context';
 import { runBulkByScroll, sourceText } from './bulk-by-scroll';
 
@@ -32,7 +33,9 @@ function bodyOf(body: Buffer | undefined): { settings: Record<string, unknown>; 
     throw new OpenSearchError(400, 'parse_exception', `request body is not valid JSON: ${(err as Error).message}`);
   }
   const o = (v ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'settings' && k !== 'aliases') throw new OpenSearchError(400, 'x_content_parse_exception', `[resize_request] unknown field [${k}]`);
+  for (const k of Object.keys(o)) {
+    if (k !== 'settings' && k !== 'aliases') throw new OpenSearchError(400, 'x_content_parse_exception', `${locator(body)([k], 'key')}[resize_request] unknown field [${k}]`);
+  }
   const settings: Record<string, unknown> = {};
   if (o.settings !== undefined) flatten('', o.settings, settings);
   return { settings, aliases: o.aliases as Record<string, unknown> | undefined };

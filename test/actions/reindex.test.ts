@@ -92,7 +92,8 @@ describe('reindex', () => {
       const r = await call('POST', url, body);
       expect(r.status, `${url} ${JSON.stringify(body)}`).toBe(status);
       expect(r.body.error.type).toBe(type);
-      expect(r.body.error.reason).toBe(reason);
+      // body positions (`[1:51] `) are checked by the compat scenarios, on OpenSearch's own bytes
+      expect(String(r.body.error.reason).replace(/^\[\d+:\d+\] /, '')).toBe(reason);
     }
     const op = await call('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'x', op_type: 'upsert' } });
     expect(op.body.error.caused_by.caused_by).toEqual({ type: 'illegal_argument_exception', reason: "opType must be 'create' or 'index', found: [upsert]" });

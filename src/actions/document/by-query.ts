@@ -8,6 +8,7 @@ import { illegalArgument } from '../../http/error-table';
 import type { NodeContext } from '../../node-context';
 import type { Hit } from '../../reindex/bulk-by-scroll';
 import { parseBodyObject, scrollOptions } from '../../reindex/request';
+import { locator } from '../../http/body-locator';
 import { runScrollTask } from '../../reindex/scroll-task';
 
 /** URL parameters of the search, handed to the engine's search as they are. */
@@ -35,7 +36,7 @@ export interface ByQuery {
 export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQuery): Promise<EngineResponse> {
   const p = request.params;
   const body = parseBodyObject(request.body);
-  const options = scrollOptions(p, body, spec.name, p.conflicts);
+  const options = scrollOptions(p, body, spec.name, p.conflicts, locator(request.body));
   const { conflicts: _c, max_docs: _m, ...search } = body;
   if (search.script !== undefined) throw illegalArgument('[script] is not supported: Quarry has no scripting language');
   if (spec.missingQuery !== undefined && search.query === undefined && p.q === undefined) throw spec.missingQuery();
