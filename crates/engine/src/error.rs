@@ -45,6 +45,8 @@ pub enum ErrorKind {
     NotXContent,
     ActionRequestValidation,
     AggregationInitialization,
+    /// Raised while a shard builds its aggregators (a `global` below a bucket).
+    AggregationExecution,
     Settings,
     IndexClosed,
     AliasesNotFound,
@@ -109,6 +111,7 @@ impl ErrorKind {
             NotXContent => ("not_x_content_exception", 400),
             ActionRequestValidation => ("action_request_validation_exception", 400),
             AggregationInitialization => ("aggregation_initialization_exception", 500),
+            AggregationExecution => ("aggregation_execution_exception", 500),
             Settings => ("settings_exception", 400),
             IndexClosed => ("index_closed_exception", 400),
             AliasesNotFound => ("aliases_not_found_exception", 404),
@@ -168,6 +171,9 @@ impl ErrorKind {
             ActionRequestValidation => "org.opensearch.action.ActionRequestValidationException",
             AggregationInitialization => {
                 "org.opensearch.search.aggregations.AggregationInitializationException"
+            }
+            AggregationExecution => {
+                "org.opensearch.search.aggregations.AggregationExecutionException"
             }
             Settings => "org.opensearch.common.settings.SettingsException",
             IndexClosed => "org.opensearch.indices.IndexClosedException",

@@ -17,6 +17,8 @@ pub(crate) enum BucketFilter<'a> {
     Query(&'a Ast),
     /// The docs none of these queries match (`filters`' other bucket).
     NoneOf(Vec<&'a Ast>),
+    /// Every doc of the scope (`global`'s bucket).
+    All,
 }
 
 pub(crate) fn id_of_key(k: &Key) -> String {
@@ -113,6 +115,7 @@ fn buckets<'a>(agg: &'a Agg, part: &Part) -> Vec<(String, BucketFilter<'a>)> {
             vec![(id_of_index(0), BucketFilter::Json(f.to_string()))]
         }
         (AggKind::Filter { query }, _) => vec![(id_of_index(0), BucketFilter::Query(query))],
+        (AggKind::Global, _) => vec![(id_of_index(0), BucketFilter::All)],
         (AggKind::Filters { filters, other }, _) => {
             let mut out: Vec<(String, BucketFilter)> = filters
                 .iter()

@@ -22,6 +22,24 @@ pub struct ShardAggs(
 );
 
 impl ShardAggs {
+    /// One shard's answer from the two scopes its aggregations ran in (`global` ones over every
+    /// doc, the others over the query's matches), back in the request's order: `in_global[i]`
+    /// tells the scope of the `i`th aggregation, and each scope's parts are in that order.
+    pub fn interleave(in_global: &[bool], query: ShardAggs, global: ShardAggs) -> ShardAggs {
+        let mut scopes = [
+            (query.0.into_iter(), query.1.into_iter()),
+            (global.0.into_iter(), global.1.into_iter()),
+        ];
+        let mut out = ShardAggs::default();
+        for &g in in_global {
+            let (parts, nested) = &mut scopes[usize::from(g)];
+            out.0.extend(parts.next());
+            // A scope keeps nested results only up to its last aggregation that has some.
+            out.1.push(nested.next().unwrap_or_default());
+        }
+        out
+    }
+
     /// How many buckets the parts hold (what keeping them costs).
     pub fn buckets(&self) -> usize {
         let nested: usize = self
@@ -110,7 +128,7 @@ pub(crate) struct Stats {
 }
 
 impl Stats {
-    fn new(date: bool, squares: bool) -> Stats {
+    pub(crate) fn new(date: bool, squares: bool) -> Stats {
         Stats {
             squares,
             count: 0,
@@ -207,7 +225,7 @@ enum Source {
 
 fn source(agg: &str, kind: &AggKind, mapping: &Mapping) -> Result<(String, Source)> {
     let field = match kind {
-        AggKind::Filter { .. } | AggKind::Filters { .. } => {
+        AggKind::Filter { .. } | AggKind::Filters { .. } | AggKind::Global => {
             return Ok((String::new(), Source::Unmapped))
         }
         AggKind::Terms { field, .. }
@@ -383,7 +401,7 @@ pub fn collect(
         .zip(sources.iter().zip(&sub_sources))
         .enumerate()
         .map(|(i, (a, ((_, s), sub)))| match (s, &a.kind) {
-            (_, AggKind::Missing { .. }) => Part::Single(0, fresh(sub), false),
+            (_, AggKind::Missing { .. } | AggKind::Global) => Part::Single(0, fresh(sub), false),
             (_, AggKind::Filter { .. }) => Part::Single(
                 0,
                 fresh(sub),
@@ -503,8 +521,9 @@ pub fn collect(
                     }
                     (col, Part::Single(n, stats, _)) => {
                         // A `filter` bucket holds its query's matches, a `missing` one the docs
-                        // without a value.
+                        // without a value, a `global` one every doc (its scope is all of them).
                         let holds = match (filter_scorers[i].first_mut(), col) {
+                            _ if matches!(aggs.0[i].kind, AggKind::Global) => true,
                             (Some(scorer), _) => matches(scorer, doc),
                             (None, Open::Keyword(c)) => c.ords().first(doc).is_none(),
                             (None, Open::Number(c, _)) => c.first(doc).is_none(),
@@ -809,6 +828,7 @@ pub(crate) fn type_name(kind: &AggKind) -> &'static str {
         AggKind::Missing { .. } => "missing",
         AggKind::Filter { .. } => "filter",
         AggKind::Filters { .. } => "filters",
+        AggKind::Global => "global",
         AggKind::Metric { metric, .. } => metric.name(),
     }
 }
@@ -928,5 +948,31 @@ mod tests {
         // A plain sum gives 0.9999999999999999.
         assert_eq!(s.sum, 1.0);
         assert_eq!((s.count, s.min, s.max), (10, 0.1, 0.1));
+    }
+
+    #[test]
+    fn interleaves_the_two_scopes_in_the_request_order() {
+        let single = |n| Part::Single(n, Vec::new(), false);
+        let found = |id: &str| {
+            let mut m = FxHashMap::default();
+            m.insert(id.to_string(), ShardAggs::default());
+            m
+        };
+        // The query's scope kept no nested results past its first aggregation.
+        let query = ShardAggs(vec![single(1), single(2)], vec![found("q")]);
+        let global = ShardAggs(vec![single(10), single(20)], Vec::new());
+        let out = ShardAggs::interleave(&[true, false, false, true], query, global);
+        let counts: Vec<u64> = out
+            .0
+            .iter()
+            .map(|p| match p {
+                Part::Single(n, ..) => *n,
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(counts, [10, 1, 2, 20]);
+        assert_eq!(out.1.len(), 4);
+        assert!(out.1[1].contains_key("q"));
+        assert!(out.1[0].is_empty() && out.1[2].is_empty() && out.1[3].is_empty());
     }
 }

@@ -11,4 +11,4 @@ mod request;
 
 pub use collect::{collect, FilterWeight, ShardAggs};
 pub use reduce::reduce;
-pub use request::{parse, Agg, AggKind, Aggs, Interval, Metric};
+pub use request::{check_global_placement, parse, Agg, AggKind, Aggs, Interval, Metric};

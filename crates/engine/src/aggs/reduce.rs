@@ -119,7 +119,7 @@ fn entries(
                     nested,
                 ),
             ),
-            AggKind::Missing { .. } | AggKind::Filter { .. } => {
+            AggKind::Missing { .. } | AggKind::Filter { .. } | AggKind::Global => {
                 let mut count = 0;
                 let mut stats = Vec::new();
                 let mut empty_meta = None;
@@ -213,10 +213,21 @@ fn entries(
         };
         out.push((
             agg.name.clone(),
-            (typed(prefix, &agg.name, typed_keys), body),
+            (typed(prefix, &agg.name, typed_keys), with_meta(agg, body)),
         ));
     }
     out
+}
+
+/// The aggregation's answer with its `meta` first, where the request gave one.
+fn with_meta(agg: &Agg, body: Value) -> Value {
+    match (&agg.meta, body) {
+        (Some(meta), Value::Object(mut m)) => {
+            m.shift_insert(0, "meta".into(), meta.clone());
+            Value::Object(m)
+        }
+        (_, body) => body,
+    }
 }
 
 /// A numeric histogram merged over the shards: with a minimum of 0, the empty buckets between
@@ -382,7 +393,7 @@ fn bucket_metrics(
             sub.name.clone(),
             (
                 typed(type_name(&sub.kind), &sub.name, typed_keys),
-                metric_body(*metric, s),
+                with_meta(sub, metric_body(*metric, s)),
             ),
         ));
     }
@@ -618,4 +629,70 @@ fn metric_body(metric: Metric, s: Option<Stats>) -> Value {
         }
     }
     Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aggs(s: &str) -> Aggs {
+        crate::aggs::parse(&crate::dsl::json::parse(s.as_bytes()).unwrap()).unwrap()
+    }
+
+    fn stats(values: &[f64]) -> Stats {
+        let mut s = Stats::new(false, false);
+        for v in values {
+            s.add(*v);
+        }
+        s
+    }
+
+    #[test]
+    fn global_sums_its_shards_with_meta_first() {
+        let a =
+            aggs(r#"{"all":{"meta":{"k":"v"},"global":{},"aggs":{"p":{"avg":{"field":"n"}}}}}"#);
+        let shard = |n: u64, values: &[f64]| {
+            ShardAggs(
+                vec![Part::Single(n, vec![stats(values)], false)],
+                Vec::new(),
+            )
+        };
+        let out = reduce(&a, vec![shard(3, &[1.0, 2.0]), shard(2, &[6.0])], true);
+        assert_eq!(
+            out.to_string(),
+            r#"{"global#all":{"meta":{"k":"v"},"doc_count":5,"avg#p":{"value":3.0}}}"#
+        );
+        // A shard with no docs still answers its bucket, empty.
+        let out = reduce(&a, vec![shard(0, &[])], false);
+        assert_eq!(
+            out.to_string(),
+            r#"{"all":{"meta":{"k":"v"},"doc_count":0,"p":{"value":null}}}"#
+        );
+    }
+
+    #[test]
+    fn global_reduces_its_nested_aggregations_over_the_shards() {
+        let a = aggs(r#"{"all":{"global":{},"aggs":{"c":{"cardinality":{"field":"k"}}}}}"#);
+        let shard = |n: u64, terms: &[&str]| {
+            let part = Part::Distinct {
+                terms: terms.iter().map(|t| t.as_bytes().to_vec()).collect(),
+                raws: Default::default(),
+            };
+            let mut found = FxHashMap::default();
+            found.insert(
+                super::super::bucket_filter::id_of_index(0),
+                ShardAggs(vec![part], Vec::new()),
+            );
+            ShardAggs(vec![Part::Single(n, Vec::new(), false)], vec![found])
+        };
+        let out = reduce(
+            &a,
+            vec![shard(2, &["a", "b"]), shard(3, &["b", "c"])],
+            false,
+        );
+        assert_eq!(
+            out.to_string(),
+            r#"{"all":{"doc_count":5,"c":{"value":3}}}"#
+        );
+    }
 }

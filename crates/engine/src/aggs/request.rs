@@ -18,6 +18,12 @@ pub struct Agg {
     /// The other sub-aggregations (buckets, `cardinality`): each bucket's own pass over its
     /// docs (`search::shard_aggs`).
     pub nested: Vec<Agg>,
+    /// Its place among its siblings as written: `subs` and `nested` split them, and the profile
+    /// lists them in the written order.
+    pub position: usize,
+    /// `meta`, echoed first in the aggregation's answer, its maps in Java `HashMap` order as
+    /// OpenSearch reads them (`parser.map()`).
+    pub meta: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -72,6 +78,9 @@ pub enum AggKind {
     Cardinality {
         field: String,
     },
+    /// One bucket of every live doc of the shard, whatever the search's query: only at the top
+    /// level (`search::shard_aggs` refuses it below a bucket, as OpenSearch's shards do).
+    Global,
 }
 
 /// One range of a `range` aggregation as written: its bounds are read as numbers by each shard
@@ -125,7 +134,6 @@ pub enum Interval {
 /// Aggregation types OpenSearch knows that Quarry does not run yet: refused by name.
 const NOT_YET: &[&str] = &[
     "ip_range",
-    "global",
     "nested",
     "reverse_nested",
     "composite",
@@ -193,9 +201,23 @@ pub fn parse(node: &Node) -> Result<Aggs> {
         };
         let mut kind: Option<(&str, AggKind)> = None;
         let mut subs = Vec::new();
+        let mut meta = None;
         for (key, _, body) in fields {
+            // `AggregatorFactories` asks every key for an object before it looks at the key.
+            if body.as_obj().is_none() {
+                return Err(parsing(
+                    format!(
+                        "Expected [START_OBJECT] under [{key}], but got a [{}] in [{name}]",
+                        body.token()
+                    ),
+                    body.pos,
+                ));
+            }
             match key.as_str() {
-                "meta" => continue,
+                "meta" => {
+                    meta = Some(java_map(body));
+                    continue;
+                }
                 "aggs" | "aggregations" => {
                     subs = parse(body)?.0;
                     continue;
@@ -226,6 +248,7 @@ pub fn parse(node: &Node) -> Result<Aggs> {
                     query: Box::new(crate::dsl::parse_query(body)?),
                 },
                 "filters" => filters(name, body)?,
+                "global" => global(name, body)?,
                 "stats" | "min" | "max" | "avg" | "sum" | "value_count" => {
                     let metric = match key.as_str() {
                         "stats" => Metric::Stats,
@@ -282,18 +305,71 @@ pub fn parse(node: &Node) -> Result<Aggs> {
             kind,
             subs,
             nested,
+            position: out.len(),
+            meta,
         });
     }
     Ok(Aggs(out))
 }
 
-fn object<'a>(agg: &str, body: &'a Node) -> Result<&'a [(String, crate::dsl::json::Pos, Node)]> {
-    body.as_obj().ok_or_else(|| {
-        parsing(
-            format!("[{agg}] expected an object, got [{}]", body.token()),
-            body.pos,
-        )
-    })
+/// Refuses a `global` below another aggregation, as a shard does when it builds the aggregators
+/// (each parent builds its sub-aggregations in order, depth first), so the search fails on every
+/// shard rather than at parsing.
+pub fn check_global_placement(aggs: &Aggs) -> Result<()> {
+    fn below(parent: &Agg) -> Result<()> {
+        // Metrics (`subs`) have no sub-aggregations and are never `global`.
+        for child in &parent.nested {
+            if child.kind == AggKind::Global {
+                return Err(Error::new(
+                    ErrorKind::AggregationExecution,
+                    format!(
+                        "Aggregation [{}] cannot have a global sub-aggregation [{}]. Global aggregations can only be defined as top level aggregations",
+                        parent.name, child.name
+                    ),
+                ));
+            }
+            below(child)?;
+        }
+        Ok(())
+    }
+    aggs.0.iter().try_for_each(below)
+}
+
+/// A type's body, which `parse` has already seen to be an object.
+fn object(body: &Node) -> &[(String, crate::dsl::json::Pos, Node)] {
+    body.as_obj().unwrap_or_default()
+}
+
+/// A JSON object as Java's `HashMap`s hold it (recursively; arrays keep their order).
+fn java_map(node: &Node) -> serde_json::Value {
+    use serde_json::Value;
+    match &node.v {
+        J::Obj(entries) => {
+            let mut items: Vec<(String, Value)> = entries
+                .iter()
+                .map(|(k, _, v)| (k.clone(), java_map(v)))
+                .collect();
+            crate::util::java_hash::hash_order(&mut items);
+            Value::Object(items.into_iter().collect())
+        }
+        J::Arr(items) => Value::Array(items.iter().map(java_map).collect()),
+        _ => node.to_value(),
+    }
+}
+
+/// `global` takes no options. Its parser steps into the object and leaves, so the aggregation's
+/// own loop meets the first option's value where it expects the next key.
+fn global(name: &str, body: &Node) -> Result<AggKind> {
+    match object(body).first() {
+        None => Ok(AggKind::Global),
+        Some((_, _, v)) => Err(parsing(
+            format!(
+                "Expected [FIELD_NAME] under a [START_OBJECT], but got a [{}] in [{name}]",
+                v.token()
+            ),
+            v.pos,
+        )),
+    }
 }
 
 /// Options OpenSearch's builders take that Quarry does not apply yet: refused by name rather
@@ -357,7 +433,7 @@ fn field_refused(agg: &str, key: &str, at: crate::dsl::json::Pos, cause: Error) 
 
 fn field_only(agg: &str, body: &Node) -> Result<String> {
     let mut field = None;
-    for (key, key_pos, v) in object(agg, body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text(agg, key, v)?),
             _ => return Err(unknown(agg, key, *key_pos)),
@@ -371,7 +447,7 @@ fn terms(name: &str, body: &Node) -> Result<AggKind> {
     let mut size = 10;
     let mut shard_size = None;
     let mut min_doc_count = 1;
-    for (key, key_pos, v) in object("terms", body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text("terms", key, v)?),
             "size" | "shard_size" | "min_doc_count" => {
@@ -422,7 +498,7 @@ fn filters(name: &str, body: &Node) -> Result<AggKind> {
             v.pos,
         )
     };
-    for (key, _, v) in object("filters", body)? {
+    for (key, _, v) in object(body) {
         match (key.as_str(), &v.v) {
             ("filters", J::Obj(named)) => {
                 for (filter, _, q) in named {
@@ -460,7 +536,7 @@ fn extended_stats(name: &str, body: &Node) -> Result<AggKind> {
     const AGG: &str = "extended_stats";
     let mut field = None;
     let mut sigma = 2.0;
-    for (key, key_pos, v) in object(AGG, body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text(AGG, key, v)?),
             "sigma" => {
@@ -489,7 +565,7 @@ fn extended_stats(name: &str, body: &Node) -> Result<AggKind> {
 fn cardinality(name: &str, body: &Node) -> Result<AggKind> {
     const AGG: &str = "cardinality";
     let mut field = None;
-    for (key, key_pos, v) in object(AGG, body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text(AGG, key, v)?),
             // Quarry counts exactly at any threshold; the option is checked as OpenSearch does.
@@ -514,7 +590,7 @@ fn range(agg: &'static str, body: &Node) -> Result<AggKind> {
     let mut field = None;
     let mut ranges = Vec::new();
     let mut keyed = false;
-    for (key, key_pos, v) in object(agg, body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text(agg, key, v)?),
             "keyed" => keyed = crate::dsl::boolean(agg, key, v)?,
@@ -604,7 +680,7 @@ fn histogram(name: &str, body: &Node) -> Result<AggKind> {
     let mut offset = 0.0;
     let mut min_doc_count = 0;
     let mut keyed = false;
-    for (key, key_pos, v) in object(AGG, body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text(AGG, key, v)?),
             "interval" => {
@@ -647,7 +723,7 @@ fn date_histogram(body: &Node) -> Result<AggKind> {
     let mut field = None;
     let mut interval = None;
     let mut min_doc_count = 0;
-    for (key, key_pos, v) in object("date_histogram", body)? {
+    for (key, key_pos, v) in object(body) {
         match key.as_str() {
             "field" => field = Some(text("date_histogram", key, v)?),
             "calendar_interval" => {
@@ -786,5 +862,115 @@ mod tests {
             e.caused_by.unwrap().reason,
             "[interval] must be >0 for histogram aggregation [h]"
         );
+    }
+
+    #[test]
+    fn reads_global_and_its_refusals() {
+        let a = aggs(r#"{"all":{"global":{},"aggs":{"p":{"avg":{"field":"n"}},"t":{"terms":{"field":"k"}}}}}"#).unwrap();
+        assert_eq!(a.0[0].kind, AggKind::Global);
+        assert_eq!((a.0[0].subs.len(), a.0[0].nested.len()), (1, 1));
+        // Written order survives the split into metrics and the rest.
+        assert_eq!((a.0[0].subs[0].position, a.0[0].nested[0].position), (0, 1));
+        // The first option's value stands where the next key was expected.
+        let e = aggs(r#"{"all":{"global":{"x":1}}}"#).unwrap_err();
+        assert_eq!(
+            (e.kind, e.reason.as_str()),
+            (
+                ErrorKind::Parsing,
+                "Expected [FIELD_NAME] under a [START_OBJECT], but got a [VALUE_NUMBER] in [all]"
+            )
+        );
+        assert_eq!(e.metadata[1].1, serde_json::json!(23));
+        let e = aggs(r#"{"all":{"global":{"a":{},"b":2}}}"#).unwrap_err();
+        assert!(e.reason.contains("but got a [START_OBJECT] in [all]"));
+        let e = aggs(r#"{"all":{"global":[]}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "Expected [START_OBJECT] under [global], but got a [START_ARRAY] in [all]"
+        );
+        assert_eq!(e.metadata[1].1, serde_json::json!(18));
+        let e = aggs(r#"{"all":{"max":{"field":"n"},"global":{}}}"#).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "Found two aggregation type definitions in [all]: [max] and [global]"
+        );
+    }
+
+    #[test]
+    fn every_key_of_an_aggregation_takes_an_object() {
+        for (body, key, token) in [
+            (r#"{"m":{"max":1}}"#, "max", "VALUE_NUMBER"),
+            (
+                r#"{"m":{"max":{"field":"n"},"meta":"x"}}"#,
+                "meta",
+                "VALUE_STRING",
+            ),
+            (
+                r#"{"m":{"max":{"field":"n"},"aggs":[]}}"#,
+                "aggs",
+                "START_ARRAY",
+            ),
+            // Before the unknown type or the second type is looked at.
+            (
+                r#"{"m":{"max":{"field":"n"},"bogus":null}}"#,
+                "bogus",
+                "VALUE_NULL",
+            ),
+        ] {
+            let e = aggs(body).unwrap_err();
+            assert_eq!(
+                e.reason,
+                format!("Expected [START_OBJECT] under [{key}], but got a [{token}] in [m]"),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
+    fn meta_is_kept_as_java_hash_maps_order_it() {
+        let a = aggs(r#"{"m":{"meta":{"zeta":1,"alpha":{"y":2.0,"b":[{"q":null,"a":true}]},"b":3,"f":1e2},"max":{"field":"n"}}}"#).unwrap();
+        let meta = serde_json::to_string(a.0[0].meta.as_ref().unwrap()).unwrap();
+        assert_eq!(
+            meta,
+            r#"{"zeta":1,"b":3,"f":100.0,"alpha":{"b":[{"q":null,"a":true}],"y":2.0}}"#
+        );
+        assert_eq!(
+            aggs(r#"{"m":{"max":{"field":"n"}}}"#).unwrap().0[0].meta,
+            None
+        );
+    }
+
+    #[test]
+    fn global_only_at_the_top() {
+        let ok =
+            aggs(r#"{"a":{"global":{},"aggs":{"t":{"terms":{"field":"k"}}}},"b":{"global":{}}}"#)
+                .unwrap();
+        assert!(check_global_placement(&ok).is_ok());
+        for (body, parent, child) in [
+            (
+                r#"{"t":{"terms":{"field":"k"},"aggs":{"all":{"global":{}}}}}"#,
+                "t",
+                "all",
+            ),
+            (
+                r#"{"a":{"global":{},"aggs":{"g":{"global":{}}}}}"#,
+                "a",
+                "g",
+            ),
+            // Depth first, in the order written: the first parent to build a global names it.
+            (
+                r#"{"t":{"terms":{"field":"k"},"aggs":{"f":{"filter":{"match_all":{}},"aggs":{"x":{"global":{}}}},"y":{"global":{}}}}}"#,
+                "f",
+                "x",
+            ),
+        ] {
+            let e = check_global_placement(&aggs(body).unwrap()).unwrap_err();
+            assert_eq!(e.type_name(), "aggregation_execution_exception");
+            assert_eq!(e.status(), 500);
+            assert_eq!(
+                e.reason,
+                format!("Aggregation [{parent}] cannot have a global sub-aggregation [{child}]. Global aggregations can only be defined as top level aggregations")
+            );
+        }
     }
 }

@@ -106,16 +106,36 @@ pub fn collectors(shape: &CollectorShape, collect_nanos: u64, aggs_nanos: u64) -
     if shape.aggs.is_empty() {
         return c;
     }
-    let name = match shape.aggs {
-        [one] => format!("ProfilingAggregator: [{one}]"),
-        many => format!("MultiBucketCollector: [[{}]]", many.join(", ")),
-    };
     CollectorProfile {
         name: "MultiCollector".into(),
         reason: "search_multi",
         nanos: c.nanos + aggs_nanos,
-        children: vec![c, CollectorProfile::leaf(name, "aggregation", aggs_nanos)],
+        children: vec![
+            c,
+            CollectorProfile::leaf(aggs_collector(shape.aggs), "aggregation", aggs_nanos),
+        ],
     }
+}
+
+/// How OpenSearch's profiler names the collector of some aggregations.
+fn aggs_collector(names: &[String]) -> String {
+    match names {
+        [one] => format!("ProfilingAggregator: [{one}]"),
+        many => format!("MultiBucketCollector: [[{}]]", many.join(", ")),
+    }
+}
+
+/// The collector of the `global` aggregations' own search (`names`, in the request's order).
+pub fn global_collector(names: &[String], nanos: u64) -> CollectorProfile {
+    CollectorProfile::leaf(aggs_collector(names), "aggregation_global", nanos)
+}
+
+/// The search a shard runs for its `global` aggregations: a match-all of its own.
+#[derive(Debug, Clone)]
+pub struct GlobalSearch {
+    pub queries: Vec<query::QueryProfile>,
+    pub rewrite_nanos: u64,
+    pub collector: CollectorProfile,
 }
 
 /// One shard's profile.
@@ -127,6 +147,8 @@ pub struct ShardProfile {
     pub queries: Vec<query::QueryProfile>,
     pub rewrite_nanos: u64,
     pub collector: CollectorProfile,
+    /// The second search, where the request has `global` aggregations.
+    pub global: Option<GlobalSearch>,
     pub aggs: Vec<aggregation::AggProfile>,
 }
 
@@ -166,17 +188,41 @@ pub fn human_time(nanos: u64) -> String {
     }
 }
 
+/// One element of a shard's `searches`.
+fn search_json(
+    queries: &[query::QueryProfile],
+    rewrite_nanos: u64,
+    collector: &CollectorProfile,
+    human: bool,
+) -> Value {
+    json!({
+        "query": queries.iter().map(|q| q.to_json(human)).collect::<Vec<_>>(),
+        "rewrite_time": rewrite_nanos,
+        "collector": [collector.to_json(human)],
+    })
+}
+
 impl ShardProfile {
     pub fn to_json(&self, human: bool) -> Value {
+        let mut searches = vec![search_json(
+            &self.queries,
+            self.rewrite_nanos,
+            &self.collector,
+            human,
+        )];
+        if let Some(g) = &self.global {
+            searches.push(search_json(
+                &g.queries,
+                g.rewrite_nanos,
+                &g.collector,
+                human,
+            ));
+        }
         json!({
             "id": self.id,
             "inbound_network_time_in_millis": 0,
             "outbound_network_time_in_millis": 0,
-            "searches": [{
-                "query": self.queries.iter().map(|q| q.to_json(human)).collect::<Vec<_>>(),
-                "rewrite_time": self.rewrite_nanos,
-                "collector": [self.collector.to_json(human)],
-            }],
+            "searches": searches,
             "aggregations": self.aggs.iter().map(|a| a.to_json(human)).collect::<Vec<_>>(),
         })
     }
@@ -218,6 +264,41 @@ mod tests {
             aggs: &[],
         };
         assert_eq!(collectors(&count, 3, 0).reason, "search_count");
+    }
+
+    #[test]
+    fn global_aggregations_add_a_search_of_their_own() {
+        let one = global_collector(&["all".to_string()], 7);
+        assert_eq!(
+            (one.name.as_str(), one.reason, one.nanos),
+            ("ProfilingAggregator: [all]", "aggregation_global", 7)
+        );
+        let two = global_collector(&["a".to_string(), "b".to_string()], 0);
+        assert_eq!(two.name, "MultiBucketCollector: [[a, b]]");
+        let shard = |global: Option<GlobalSearch>| ShardProfile {
+            id: "[n][i][0]".into(),
+            queries: Vec::new(),
+            rewrite_nanos: 1,
+            collector: CollectorProfile::leaf("EarlyTerminatingCollector", "search_count", 2),
+            global,
+            aggs: Vec::new(),
+        };
+        let v = shard(Some(GlobalSearch {
+            queries: Vec::new(),
+            rewrite_nanos: 3,
+            collector: one,
+        }))
+        .to_json(false);
+        let searches = v["searches"].as_array().unwrap();
+        assert_eq!(searches.len(), 2);
+        assert_eq!(searches[1]["rewrite_time"], 3);
+        assert_eq!(searches[1]["collector"][0]["reason"], "aggregation_global");
+        assert_eq!(
+            shard(None).to_json(false)["searches"]
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
     }
 
     #[test]

@@ -308,19 +308,59 @@ fn check_search_after(req: &SearchRequest) -> Result<()> {
     Ok(())
 }
 
-/// A shard's part of the aggregations: over the query's matches, before any post filter (a
-/// minimum score still applies, as OpenSearch's collector holds every other one), and without
-/// a post filter only the first `terminate_after` of them, as its early-terminating collector
-/// stops the aggregations' collection too.
+/// A shard's part of the aggregations, and how long its `global` ones took. Those run as a
+/// search of their own over every live doc, as OpenSearch runs them after the query phase: no
+/// query, post filter, minimum score or count limit. The others run over the query's matches
+/// (`query_scope_aggs`).
 fn shard_aggs(
     req: &SearchRequest,
     aggs: &crate::aggs::Aggs,
     t: &ShardTarget,
     deadline: Option<&timeout::Deadline>,
-) -> Result<crate::aggs::ShardAggs> {
+) -> Result<(crate::aggs::ShardAggs, u64)> {
+    crate::aggs::check_global_placement(aggs)?;
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
-    let mut q = request_query(req, &cx, t.boost, false)?;
+    let in_global: Vec<bool> = aggs
+        .0
+        .iter()
+        .map(|a| a.kind == crate::aggs::AggKind::Global)
+        .collect();
+    if !in_global.contains(&true) {
+        return Ok((query_scope_aggs(req, aggs, t, deadline, &cx)?, 0));
+    }
+    let pick = |global: bool| {
+        let chosen = aggs.0.iter().zip(&in_global).filter(|(_, g)| **g == global);
+        crate::aggs::Aggs(chosen.map(|(a, _)| a.clone()).collect())
+    };
+    let scoped = pick(false);
+    let in_query = if scoped.0.is_empty() {
+        crate::aggs::ShardAggs::default()
+    } else {
+        query_scope_aggs(req, &scoped, t, deadline, &cx)?
+    };
+    let started = std::time::Instant::now();
+    let everything: query::Q = Box::new(tantivy::query::AllQuery);
+    let in_all = aggs_over(&pick(true), t, deadline, &cx, everything, false)?;
+    let nanos = started.elapsed().as_nanos() as u64;
+    Ok((
+        crate::aggs::ShardAggs::interleave(&in_global, in_query, in_all),
+        nanos,
+    ))
+}
+
+/// The aggregations of the query's scope: over its matches, before any post filter (a minimum
+/// score still applies, as OpenSearch's collector holds every other one), and without a post
+/// filter only the first `terminate_after` of them, as its early-terminating collector stops
+/// the aggregations' collection too.
+fn query_scope_aggs(
+    req: &SearchRequest,
+    aggs: &crate::aggs::Aggs,
+    t: &ShardTarget,
+    deadline: Option<&timeout::Deadline>,
+    cx: &Context,
+) -> Result<crate::aggs::ShardAggs> {
+    let mut q = request_query(req, cx, t.boost, false)?;
     if let (Some(limit), None) = (req.terminate_after, &req.post_filter) {
         if let (_, Some(cut)) = terminate_after_cut(&t.searcher, &q, limit, deadline)? {
             q = Box::new(tantivy::query::BooleanQuery::new(vec![
@@ -329,20 +369,20 @@ fn shard_aggs(
             ]));
         }
     }
-    aggs_over(req, aggs, t, deadline, &cx, q)
+    aggs_over(aggs, t, deadline, cx, q, req.min_score.is_some())
 }
 
 /// The aggregations over the docs `q` matches on the shard, and each bucket's nested
-/// aggregations over that bucket's own docs.
+/// aggregations over that bucket's own docs (`scores`: `q` holds its matches to a score).
 fn aggs_over(
-    req: &SearchRequest,
     aggs: &crate::aggs::Aggs,
     t: &ShardTarget,
     deadline: Option<&timeout::Deadline>,
     cx: &Context,
     q: query::Q,
+    scores: bool,
 ) -> Result<crate::aggs::ShardAggs> {
-    let scoring = if req.min_score.is_some() {
+    let scoring = if scores {
         tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
     } else {
         tantivy::query::EnableScoring::disabled_from_searcher(&t.searcher)
@@ -389,29 +429,30 @@ fn aggs_over(
         let nested = crate::aggs::Aggs(aggs.0[i].nested.clone());
         let mut found = rustc_hash::FxHashMap::default();
         for (id, filter) in buckets {
-            let f = bucket_query(filter, cx)?;
-            let docs = tantivy::query::BooleanQuery::new(vec![
-                (tantivy::query::Occur::Must, q.box_clone()),
-                (tantivy::query::Occur::Must, f),
-            ]);
-            found.insert(
-                id,
-                aggs_over(req, &nested, t, deadline, cx, Box::new(docs))?,
-            );
+            let docs: query::Q = match bucket_query(filter, cx)? {
+                // The bucket is the whole scope (`global`).
+                None => q.box_clone(),
+                Some(f) => Box::new(tantivy::query::BooleanQuery::new(vec![
+                    (tantivy::query::Occur::Must, q.box_clone()),
+                    (tantivy::query::Occur::Must, f),
+                ])),
+            };
+            found.insert(id, aggs_over(&nested, t, deadline, cx, docs, scores)?);
         }
         crate::aggs::bucket_filter::set_nested(&mut out, i, found);
     }
     Ok(out)
 }
 
-/// The query of a bucket's own docs.
+/// The query of a bucket's own docs, `None` for all of its scope's.
 fn bucket_query(
     filter: crate::aggs::bucket_filter::BucketFilter,
     cx: &Context,
-) -> Result<query::Q> {
+) -> Result<Option<query::Q>> {
     use crate::aggs::bucket_filter::BucketFilter;
     use tantivy::query::Occur;
-    Ok(match filter {
+    Ok(Some(match filter {
+        BucketFilter::All => return Ok(None),
         BucketFilter::Json(text) => {
             let node = crate::dsl::json::parse(text.as_bytes())
                 .ok_or_else(|| Error::internal("a bucket filter is not JSON"))?;
@@ -426,7 +467,7 @@ fn bucket_query(
             }
             Box::new(tantivy::query::BooleanQuery::new(clauses))
         }
-    })
+    }))
 }
 
 /// What a shard refuses before it searches (OpenSearch's `createContext` checks) and its
@@ -588,17 +629,20 @@ fn query_shard(
         profile: None,
     };
     let aggs_started = std::time::Instant::now();
+    let mut global_nanos = 0;
     if let Some(aggs) = &req.aggs {
-        out.aggs = Some(shard_aggs(req, aggs, t, plan.deadline)?);
+        let (found, nanos) = shard_aggs(req, aggs, t, plan.deadline)?;
+        out.aggs = Some(found);
+        global_nanos = nanos;
     }
-    let aggs_nanos = aggs_started.elapsed().as_nanos() as u64;
+    let aggs_nanos = (aggs_started.elapsed().as_nanos() as u64).saturating_sub(global_nanos);
     let profiled = |out: &mut ShardOutcome, collect_nanos: u64| -> Result<()> {
         if req.profile {
             out.profile = Some(shard_profile(
                 req,
                 t,
                 plan,
-                (rewrite_nanos, collect_nanos, aggs_nanos),
+                [rewrite_nanos, collect_nanos, aggs_nanos, global_nanos],
             )?);
         }
         Ok(())
@@ -717,23 +761,43 @@ fn query_shard(
 }
 
 /// The shard's `profile`: its query timed node by node, its collectors, and each aggregation
-/// timed on its own pass (`timings`: the search's rewrite, collection and aggregation times).
+/// timed on its own pass (`timings`: the search's rewrite, collection and aggregation times,
+/// and the `global` aggregations' own search's).
 fn shard_profile(
     req: &SearchRequest,
     t: &ShardTarget,
     plan: &QueryPlan,
-    (rewrite_nanos, collect_nanos, aggs_nanos): (u64, u64, u64),
+    [rewrite_nanos, collect_nanos, aggs_nanos, global_nanos]: [u64; 4],
 ) -> Result<crate::profile::ShardProfile> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
-    let scoring = plan.window > 0 && (plan.by_score || req.track_scores || req.min_score.is_some());
+    // A minimum score needs scores, hits or not.
+    let scoring = req.min_score.is_some() || plan.window > 0 && (plan.by_score || req.track_scores);
     let queries =
         crate::profile::query::search_profiles(&req.query, req.post_filter.as_ref(), &cx, scoring)?;
-    let names: Vec<String> = req
+    // `global` aggregations are collected by a search of their own, not the query's collector.
+    let (globals, names): (Vec<&crate::aggs::Agg>, Vec<&crate::aggs::Agg>) = req
         .aggs
-        .as_ref()
-        .map(|a| a.0.iter().map(|agg| agg.name.clone()).collect())
-        .unwrap_or_default();
+        .iter()
+        .flat_map(|a| a.0.iter())
+        .partition(|agg| agg.kind == crate::aggs::AggKind::Global);
+    let name = |aggs: Vec<&crate::aggs::Agg>| -> Vec<String> {
+        aggs.into_iter().map(|agg| agg.name.clone()).collect()
+    };
+    let (globals, names) = (name(globals), name(names));
+    let global = if globals.is_empty() {
+        None
+    } else {
+        let all = crate::dsl::Query::MatchAll { boost: 1.0 };
+        let started = std::time::Instant::now();
+        query::build(&all, &cx)?;
+        let rewrite_nanos = started.elapsed().as_nanos() as u64;
+        Some(crate::profile::GlobalSearch {
+            queries: crate::profile::query::search_profiles(&all, None, &cx, false)?,
+            rewrite_nanos,
+            collector: crate::profile::global_collector(&globals, global_nanos),
+        })
+    };
     let collector = crate::profile::collectors(
         &crate::profile::CollectorShape {
             hits: plan.window > 0,
@@ -747,9 +811,15 @@ fn shard_profile(
         aggs_nanos,
     );
     let aggs = match &req.aggs {
-        Some(aggs) => crate::profile::aggregation::profile(aggs, &meta.mapping, &mut |one| {
-            shard_aggs(req, one, t, plan.deadline).map(|_| ())
-        })?,
+        Some(aggs) => {
+            // OpenSearch's profiler meets the `global` aggregations last, in their own search.
+            let mut in_order = aggs.0.clone();
+            in_order.sort_by_key(|agg| agg.kind == crate::aggs::AggKind::Global);
+            let in_order = crate::aggs::Aggs(in_order);
+            crate::profile::aggregation::profile(&in_order, &meta.mapping, &mut |one| {
+                shard_aggs(req, one, t, plan.deadline).map(|_| ())
+            })?
+        }
         None => Vec::new(),
     };
     Ok(crate::profile::ShardProfile {
@@ -757,6 +827,7 @@ fn shard_profile(
         queries,
         rewrite_nanos,
         collector,
+        global,
         aggs,
     })
 }
