@@ -89,7 +89,7 @@ export class ApiKeys {
     dataPath: string,
     private readonly settings: SecuritySettings,
     private readonly model: SecurityModel,
-    private readonly dummyHash: string,
+    private readonly dummyHash: Promise<string>,
     /** Whether a failed key should carry the basic challenge (a challenging domain exists). */
     private readonly challenge: boolean,
   ) {
@@ -185,7 +185,8 @@ export class ApiKeys {
     }
     // bcrypt runs for an unknown id too, so timing does not tell which ids exist.
     return this.verified.checkOnce(id, secret, () =>
-      verify(secret, record?.hash ?? this.dummyHash)
+      (record === undefined ? this.dummyHash : Promise.resolve(record.hash))
+        .then((h) => verify(secret, h))
         .catch(() => false)
         .then((ok) => {
           if (!ok) throw apiKeyRejected('invalid API key credentials', this.challenge);

@@ -26,7 +26,7 @@ export class InternalUsers {
   constructor(
     private readonly model: SecurityModel,
     /** A hash of nothing anyone knows: verified against for unknown users, so timing does not tell. */
-    private readonly dummyHash: string,
+    private readonly dummyHash: Promise<string>,
     cacheTtlMillis: number,
   ) {
     this.verified = new VerifiedSecrets(cacheTtlMillis);
@@ -44,7 +44,8 @@ export class InternalUsers {
     if (cached !== undefined) return cached;
     return this.verified.checkOnce(creds.user, creds.password, () => {
       const user = this.model.users.get(creds.user);
-      return verify(creds.password, user?.hash ?? this.dummyHash)
+      return (user === undefined ? this.dummyHash : Promise.resolve(user.hash))
+        .then((h) => verify(creds.password, h))
         .catch(() => false)
         .then((ok) => {
           const principal = ok && creds.password.length > 0 ? this.principalOf(creds.user) : undefined;

@@ -82,12 +82,14 @@ export async function prepareSecurity(config: NodeConfig, env: NodeJS.ProcessEnv
   const s = config.security;
   if (!s.enabled) return undefined;
   const notices: string[] = [];
-  // Unknown users and key ids are checked against this, so a miss costs what a hit does.
-  const dummy = hash(randomBytes(16).toString('hex'), s.bcryptRounds);
+  // Unknown users and key ids are checked against this, so a miss costs what a hit does. Made in
+  // the background: the node listens meanwhile, and a first miss waits for it.
+  const dummyHash = hash(randomBytes(16).toString('hex'), s.bcryptRounds);
+  // Its failure surfaces where it is awaited; unawaited it must not take the process down.
+  dummyHash.catch(() => undefined);
   const admin = await bootstrapAdmin(config, env, notices);
   const material = s.httpTls ? await tlsMaterial(config, notices) : undefined;
   const model = loadSecurityModel(config.path.conf, admin);
-  const dummyHash = await dummy;
   const challenges = model.domains.some((d) => d.challenge);
   const adminDns = new Set(s.adminDn.length > 0 ? s.adminDn : material?.adminDn !== undefined ? [material.adminDn] : []);
   return {
