@@ -74,6 +74,7 @@ import { apiKeyList } from './security/api-key-list';
 import { apiKeyGet } from './security/api-key-get';
 import { apiKeyRevoke } from './security/api-key-revoke';
 import { securityAuthInfo } from './security/authinfo';
+import { securityHealth } from './security/health';
 
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
@@ -142,6 +143,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   apiKeyGet,
   apiKeyRevoke,
   securityAuthInfo,
+  securityHealth,
   lronPutConfig,
   lronGetConfig,
   lronListConfigs,
