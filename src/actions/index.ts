@@ -75,6 +75,7 @@ import { apiKeyGet } from './security/api-key-get';
 import { apiKeyRevoke } from './security/api-key-revoke';
 import { securityAuthInfo } from './security/authinfo';
 import { securityHealth } from './security/health';
+import { configApi } from './security/config-api';
 
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
@@ -144,6 +145,10 @@ export const ACTIONS: readonly ActionSpec[] = [
   apiKeyRevoke,
   securityAuthInfo,
   securityHealth,
+  ...configApi('internalusers'),
+  ...configApi('roles'),
+  ...configApi('rolesmapping'),
+  ...configApi('actiongroups'),
   lronPutConfig,
   lronGetConfig,
   lronListConfigs,

@@ -6,6 +6,7 @@
 // and tells the credential caches to forget what they had verified.
 import path from 'node:path';
 import type { SystemIndex } from '../system/system-index';
+import { STATIC_ACTION_GROUPS } from './action-groups';
 import { buildSecurityModel, builtInDocs, readSecurityDocs, type Doc, type InternalUser, type SecurityDocType, type SecurityDocs, type SecurityModel } from './security-config';
 
 export type StoredEntry = Doc | null;
@@ -39,9 +40,15 @@ export class SecurityStore {
     return this.merged(type) ?? {};
   }
 
-  /** Whether `name` is one of OpenSearch's static roles or groups, which the API cannot change. */
+  /** OpenSearch's static roles or action groups of a type, which the API shows and cannot change. */
+  staticEntries(type: SecurityDocType): Doc {
+    if (type === 'roles') return builtInDocs('roles');
+    if (type === 'actiongroups') return Object.fromEntries(Object.entries(STATIC_ACTION_GROUPS).map(([k, v]) => [k, { allowed_actions: v }]));
+    return {};
+  }
+
   isStatic(type: SecurityDocType, name: string): boolean {
-    return type === 'roles' && Object.prototype.hasOwnProperty.call(builtInDocs('roles'), name);
+    return Object.prototype.hasOwnProperty.call(this.staticEntries(type), name);
   }
 
   /** Sets an entry; the whole configuration is rebuilt first, so an entry it refuses is not kept. */
