@@ -252,6 +252,24 @@ impl Node {
         Ok(names.iter().filter_map(|n| map.get(n).cloned()).collect())
     }
 
+    /// [`Node::resolve`] for reads, keeping the names the expression resolved to (they decide
+    /// each index's alias filter and search routing).
+    pub fn resolve_read(
+        &self,
+        expression: &str,
+        opts: IndicesOptions,
+    ) -> Result<(Vec<Arc<IndexService>>, target::Resolved)> {
+        let metas = self.all_metas();
+        let resolved = target::resolve_expressions(&metas, expression, opts)?;
+        let map = self.indices.read();
+        let services = resolved
+            .indices
+            .iter()
+            .filter_map(|n| map.get(n).cloned())
+            .collect();
+        Ok((services, resolved))
+    }
+
     /// The index a write to `name` goes to: the index itself, an alias's write index, or a new
     /// index when auto-creation allows it.
     pub fn write_target(&self, name: &str) -> Result<Arc<IndexService>> {
@@ -358,7 +376,22 @@ impl Node {
             aliases: aliases.unwrap_or_default(),
         };
         let dir = self.config.data_path.join("indices").join(&uuid);
+        let filters: Vec<(String, Value)> = meta
+            .aliases
+            .iter()
+            .filter_map(|(n, a)| Some((n.clone(), a.filter.clone()?)))
+            .collect();
         let svc = IndexService::create(&dir, meta)?;
+        // Alias filters are checked against the new index's own mapping; one that does not
+        // build leaves no index behind.
+        for (alias, filter) in &filters {
+            if let Err(e) = crate::search::alias_filter::validate(alias, filter, &svc) {
+                svc.close()?;
+                drop(svc);
+                remove_index_dir(&dir)?;
+                return Err(e);
+            }
+        }
         self.indices.write().insert(name.to_string(), svc.clone());
         Ok(svc)
     }

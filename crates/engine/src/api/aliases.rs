@@ -159,7 +159,10 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
                             for k in ["index", "indices", "alias", "aliases", "must_exist"] {
                                 d.remove(k);
                             }
-                            parse_alias_body(al, Some(&Value::Object(d.clone())))?;
+                            let alias = parse_alias_body(al, Some(&Value::Object(d.clone())))?;
+                            if let (Some(f), Some(svc)) = (&alias.filter, node.service(idx)) {
+                                crate::search::alias_filter::validate(al, f, &svc)?;
+                            }
                             plan.push(("add".into(), format!("{idx}\u{0}{al}"), Value::Object(d)));
                         } else {
                             let svc = node.service(idx).expect("resolved");
@@ -220,7 +223,13 @@ pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let body = body_json(body)?;
     let alias = parse_alias_body(name, body.as_ref())?;
     alias_not_an_index(node, name)?;
-    for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
+    let services = node.resolve(index, IndicesOptions::strict_expand_open())?;
+    if let Some(f) = &alias.filter {
+        for svc in &services {
+            crate::search::alias_filter::validate(name, f, svc)?;
+        }
+    }
+    for svc in services {
         svc.update_meta(|m| {
             m.aliases.insert(name.to_string(), alias.clone());
             Ok(())

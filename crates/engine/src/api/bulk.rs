@@ -317,6 +317,16 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                 _ => node.write_target(&item.index)?,
             };
             let name = svc.name();
+            let routing =
+                match super::document::alias_routing(&svc, &item.index, item.routing.as_deref()) {
+                    Ok(r) => r,
+                    // Refused once the alias is resolved: the item names its index.
+                    Err(e) => {
+                        errors = true;
+                        results[pos] = Some(error_item(item.kind, &name, item.id.as_deref(), &e));
+                        return Ok(());
+                    }
+                };
             touched.insert(name.clone(), svc.clone());
             let m = &item.meta;
             let num = |k: &str| {
@@ -347,7 +357,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     let (r, doc) = run_update(
                         &svc,
                         id,
-                        item.routing.as_deref(),
+                        routing.as_deref(),
                         req,
                         num("retry_on_conflict").unwrap_or(0),
                         &pre,
@@ -380,7 +390,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         };
                         DocWrite::Delete {
                             id: id.clone(),
-                            routing: item.routing.clone(),
+                            routing: routing.clone(),
                             pre,
                         }
                     } else {
@@ -399,7 +409,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                             .unwrap_or_else(crate::util::ids::time_based_id);
                         DocWrite::IndexTree {
                             id,
-                            routing: item.routing.clone(),
+                            routing: routing.clone(),
                             source: src,
                             tree,
                             pre,

@@ -209,7 +209,7 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     // Bodies must be one JSON object; OpenSearch rejects anything else before routing.
     let doc = parse_source(body)?;
     let svc = node.write_target(name)?;
-    let routing = p.str("routing").map(String::from);
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
     require_routing(&svc, &id, routing.as_deref())?;
     let r = single(svc.write(vec![DocWrite::Index {
         id,
@@ -265,9 +265,10 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let pre = preconditions_of(p, false, true)?;
     let refresh = refresh_param(p.str("refresh"))?;
     let svc = resolve_single(node, name, true)?;
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
     let r = single(svc.write(vec![DocWrite::Delete {
         id: id.to_string(),
-        routing: p.str("routing").map(String::from),
+        routing,
         pre,
     }]))?;
     after_write(&svc, refresh)?;
@@ -277,6 +278,35 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
         if r.result == "not_found" { 404 } else { 200 },
         w.finish(),
     ))
+}
+
+/// The routing of a single-document operation on `name` that reached `svc`
+/// (`resolveIndexRouting`, `resolveWriteIndexRouting`): an alias's `index_routing` replaces the
+/// request's, which may only repeat it.
+pub(super) fn alias_routing(
+    svc: &IndexService,
+    name: &str,
+    routing: Option<&str>,
+) -> Result<Option<String>> {
+    let meta = svc.meta();
+    let Some(alias_routing) = meta
+        .aliases
+        .get(name)
+        .and_then(|a| a.index_routing.as_deref())
+    else {
+        return Ok(routing.map(String::from));
+    };
+    if alias_routing.contains(',') {
+        return Err(Error::illegal_argument(format!(
+            "index/alias [{name}] provided with routing value [{alias_routing}] that resolved to several routing values, rejecting operation"
+        )));
+    }
+    if let Some(r) = routing.filter(|r| *r != alias_routing) {
+        return Err(Error::illegal_argument(format!(
+            "Alias [{name}] has index routing associated with it [{alias_routing}], and was provided with routing value [{r}], rejecting operation"
+        )));
+    }
+    Ok(Some(alias_routing.to_string()))
 }
 
 /// The one index a single-document request on `name` (index or alias) addresses.
@@ -414,10 +444,12 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
     let name = p.required("index")?;
     let id = p.required("id")?;
     let svc = resolve_single(node, name, false)?;
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
+    let routing = routing.as_deref();
     if p.bool("refresh", false)? {
         svc.refresh()?;
     }
-    let doc = lookup_doc(&svc, id, p.str("routing"), p.bool("realtime", true)?)?;
+    let doc = lookup_doc(&svc, id, routing, p.bool("realtime", true)?)?;
     if let (Some(v), Some(d)) = (p.i64("version")?, &doc) {
         if d.version != v {
             let meta = svc.meta();
@@ -425,7 +457,7 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
                 ErrorKind::VersionConflict,
                 format!("[{id}]: version conflict, current version [{}] is different than the one provided [{v}]", d.version),
             )
-            .on_shard(&meta.name, &meta.uuid, svc.shard_of(id, p.str("routing"))));
+            .on_shard(&meta.name, &meta.uuid, svc.shard_of(id, routing)));
         }
     }
     // Asking for stored fields means no _source unless it is asked for too.
@@ -442,7 +474,8 @@ pub fn exists(node: &Node, p: &Params) -> Result<Response> {
     let name = p.required("index")?;
     let id = p.required("id")?;
     let svc = resolve_single(node, name, false)?;
-    let doc = current_doc(&svc, id, p.str("routing"))?;
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
+    let doc = current_doc(&svc, id, routing.as_deref())?;
     Ok(Response::empty(if doc.is_some() { 200 } else { 404 }))
 }
 
@@ -450,7 +483,8 @@ pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
     let name = p.required("index")?;
     let id = p.required("id")?;
     let svc = resolve_single(node, name, false)?;
-    let Some(doc) = current_doc(&svc, id, p.str("routing"))? else {
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
+    let Some(doc) = current_doc(&svc, id, routing.as_deref())? else {
         return Err(Error::new(
             ErrorKind::ResourceNotFound,
             format!("Document not found [{}]/[{id}]", svc.name()),
@@ -562,10 +596,13 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
             Some(v) => SourceFilter::from_value(v),
             None => source_filter(p)?,
         };
-        let item = match resolve_single(node, &index, false) {
-            Ok(svc) => {
-                let routing = routing.as_deref().or(p.str("routing"));
-                let doc = lookup_doc(&svc, &id, routing, realtime)?;
+        let found = resolve_single(node, &index, false).and_then(|svc| {
+            let routing = alias_routing(&svc, &index, routing.as_deref().or(p.str("routing")))?;
+            Ok((svc, routing))
+        });
+        let item = match found {
+            Ok((svc, routing)) => {
+                let doc = lookup_doc(&svc, &id, routing.as_deref(), realtime)?;
                 get_body(&svc.name(), &id, doc.as_ref(), &filter, true)?
             }
             Err(e) => {
@@ -769,7 +806,8 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     )?;
     // As OpenSearch does, an update auto-creates a missing index even when it then finds no document.
     let svc = node.write_target(name)?;
-    let (r, doc) = run_update(&svc, id, p.str("routing"), &req, retries, &pre)?;
+    let routing = alias_routing(&svc, name, p.str("routing"))?;
+    let (r, doc) = run_update(&svc, id, routing.as_deref(), &req, retries, &pre)?;
     let applied = r.result != "noop";
     if applied {
         after_write(&svc, refresh)?;

@@ -153,7 +153,7 @@ pub fn explain_hit(
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta).describing();
     crate::query::function_score::set_shard(t.shard);
-    let q = query::build(&req.query, &cx)?;
+    let q = query::build(&t.query(&req.query), &cx)?;
     let weight = q.weight(EnableScoring::enabled_from_searcher(&t.searcher))?;
     let reader = t.searcher.segment_reader(addr.segment_ord);
     let doc = (addr.doc_id, lucene_doc_id(&t.searcher, addr));
@@ -183,7 +183,16 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         ));
     };
     let meta = svc.meta();
-    let shard_no = svc.shard_of(id, p.str("routing")) as usize;
+    let routing = super::document::alias_routing(&svc, index, p.str("routing"))?;
+    let shard_no = svc.shard_of(id, routing.as_deref()) as usize;
+    // Explained through a filtered alias, the query is held to its filter as a search's is.
+    let ast = match meta.aliases.get(index).filter(|a| a.filter.is_some()) {
+        Some(a) => match crate::search::alias_filter::of_aliases(&[(index, a)])? {
+            Some(f) => crate::search::alias_filter::filtered(&ast, &f),
+            None => ast,
+        },
+        None => ast,
+    };
     let searcher = svc.shards()[shard_no].searcher();
     let id_field = searcher.schema().get_field(schema::ID)?;
     let found = searcher.search(
@@ -222,7 +231,7 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         "matched": matched,
         "explanation": explanation,
     });
-    if let Some(get) = requested_get(&svc, id, p)? {
+    if let Some(get) = requested_get(&svc, id, p, routing.as_deref())? {
         out["get"] = get;
     }
     Ok(Response::ok(&out))
@@ -234,6 +243,7 @@ fn requested_get(
     svc: &crate::index::index_service::IndexService,
     id: &str,
     p: &Params,
+    routing: Option<&str>,
 ) -> Result<Option<Value>> {
     let stored_fields = p.str("stored_fields").is_some();
     let source_asked = ["_source", "_source_includes", "_source_excludes"]
@@ -247,7 +257,7 @@ fn requested_get(
     if !stored_fields && filter.is_none() {
         return Ok(None);
     }
-    let Some(doc) = super::document::current_doc(svc, id, p.str("routing"))? else {
+    let Some(doc) = super::document::current_doc(svc, id, routing)? else {
         return Ok(None);
     };
     let mut get = json!({"_seq_no": doc.seq_no, "_primary_term": doc.primary_term, "found": true});

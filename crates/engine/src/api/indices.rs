@@ -28,7 +28,8 @@ pub(super) fn parse_alias_body(name: &str, v: Option<&Value>) -> Result<AliasMet
     };
     for (k, val) in m {
         match k.as_str() {
-            "filter" => a.filter = Some(val.clone()),
+            // An empty filter is none (`AliasActions.filter(Map)`).
+            "filter" => a.filter = Some(val.clone()).filter(|f| f != &json!({})),
             "routing" => {
                 let r = scalar(val);
                 a.index_routing = Some(r.clone());
@@ -45,6 +46,12 @@ pub(super) fn parse_alias_body(name: &str, v: Option<&Value>) -> Result<AliasMet
                 ))
             }
         }
+    }
+    // A write through the alias takes one routing value (`validateAliasStandalone`).
+    if a.index_routing.as_deref().is_some_and(|r| r.contains(',')) {
+        return Err(Error::illegal_argument(format!(
+            "alias [{name}] has several index routing values associated with it"
+        )));
     }
     Ok(a)
 }
@@ -71,7 +78,11 @@ pub fn create(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
                         return Err(Error::new(ErrorKind::Parse, "Failed to parse aliases"));
                     };
                     for (alias, def) in am {
-                        aliases.insert(alias.clone(), parse_alias_body(alias, Some(def))?);
+                        let mut a = parse_alias_body(alias, Some(def))?;
+                        // Index creation reads a filter into a `HashMap` (the aliases APIs
+                        // keep its order): that order is what it keeps and prints.
+                        a.filter = a.filter.as_ref().map(crate::util::java_hash::hash_ordered);
+                        aliases.insert(alias.clone(), a);
                     }
                 }
                 other => {

@@ -78,7 +78,7 @@ pub(crate) fn shard_targets(
     req: Option<&SearchRequest>,
 ) -> Result<Vec<ShardTarget>> {
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
-    let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let (services, resolved) = node.resolve_read(p.str("index").unwrap_or("_all"), opts)?;
     // `indices_boost`: each expression resolved (a missing concrete name is an error), the
     // first one naming an index wins.
     let mut boost_of: Vec<(String, f32)> = Vec::new();
@@ -106,14 +106,20 @@ pub(crate) fn shard_targets(
             .iter()
             .find(|(n, _)| *n == name)
             .map_or(1.0, |(_, b)| *b);
+        let meta = svc.meta();
+        let alias_filter =
+            crate::search::alias_filter::of_aliases(&resolved.filtering_aliases(&meta))?
+                .map(std::sync::Arc::new);
+        let routed = preference.with_routing(resolved.search_routing(&meta, p.str("routing")));
         let shards = svc.shards();
-        for n in preference.shards(&name, shards.len() as u32, &identity)? {
+        for n in routed.shards(&name, shards.len() as u32, &identity)? {
             out.push(ShardTarget {
                 service: svc.clone(),
                 shard: n as usize,
                 node_id: node.node_id.clone(),
                 searcher: shards[n as usize].searcher(),
                 boost,
+                alias_filter: alias_filter.clone(),
             });
         }
     }

@@ -35,7 +35,7 @@ fn request_query(p: &Params, body: Option<&[u8]>) -> std::result::Result<Ast, Er
 pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let explain = p.bool("explain", false)?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
-    let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let (services, resolved) = node.resolve_read(p.str("index").unwrap_or("_all"), opts)?;
     let mut ast = match request_query(p, body) {
         Ok(a) => a,
         Err(e) => {
@@ -52,22 +52,39 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     let all_shards = p.bool("all_shards", false)?;
     let rewrite = p.bool("rewrite", false)?;
     let with_explanations = explain || rewrite || all_shards;
-    let mut shards: Vec<(
-        usize,
-        &std::sync::Arc<crate::index::index_service::IndexService>,
-    )> = Vec::new();
-    for svc in &services {
-        let n = if all_shards { svc.shards().len() } else { 1 };
-        shards.extend((0..n).map(|i| (i, svc)));
+    // Each index's query, held to the filter of the aliases it was named through.
+    let mut queries = Vec::with_capacity(services.len());
+    let mut shards: Vec<(usize, usize)> = Vec::new();
+    for (si, svc) in services.iter().enumerate() {
+        let meta = svc.meta();
+        queries.push(
+            match crate::search::alias_filter::of_aliases(&resolved.filtering_aliases(&meta))? {
+                Some(f) => crate::search::alias_filter::filtered(&ast, &f),
+                None => ast.clone(),
+            },
+        );
+        if all_shards {
+            // Every shard the aliases' search routing lets a search reach.
+            let routed = crate::metadata::preference::ShardPreference::parse(None, None)?
+                .with_routing(resolved.search_routing(&meta, None));
+            let numbers = routed.shards(&meta.name, svc.shards().len() as u32, &node.identity())?;
+            shards.extend(numbers.into_iter().map(|n| (n as usize, si)));
+        } else {
+            shards.push((0, si));
+        }
     }
     if all_shards {
-        shards.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name().cmp(&b.1.name())));
+        shards.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| services[a.1].name().cmp(&services[b.1].name()))
+        });
     }
     let mut explanations = Vec::new();
     let mut valid = true;
-    for (shard, svc) in &shards {
+    for &(shard, si) in &shards {
+        let svc = &services[si];
         let meta = svc.meta();
-        let searcher = svc.shards()[*shard].searcher();
+        let searcher = svc.shards()[shard].searcher();
         // `rewrite`: the query as Lucene rewrites it to run (fuzzy queries as their expansions,
         // a dis_max of tie 1 as a sum), else as parsed.
         let cx = if rewrite {
@@ -79,7 +96,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
         if all_shards {
             entry["shard"] = json!(shard);
         }
-        match lucene_string::render(&ast, &cx) {
+        match lucene_string::render(&queries[si], &cx) {
             Ok((s, _)) => {
                 entry["valid"] = json!(true);
                 entry["explanation"] = json!(s);

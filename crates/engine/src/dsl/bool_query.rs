@@ -15,6 +15,10 @@ pub struct BoolQuery {
     pub must_not: Vec<Query>,
     pub minimum_should_match: Option<MinimumShouldMatch>,
     pub boost: f32,
+    /// Composed by Quarry as Lucene's `BooleanQuery` (a query held to an alias filter), not
+    /// read from the DSL: `BoolQueryBuilder`'s own rewrites (a required clause rewritten to
+    /// `match_none` making the whole query `match_none`) do not apply to it.
+    pub lucene: bool,
 }
 
 pub fn parse(body: &Node) -> Result<Query> {
@@ -25,6 +29,7 @@ pub fn parse(body: &Node) -> Result<Query> {
         must_not: Vec::new(),
         minimum_should_match: None,
         boost: DEFAULT_BOOST,
+        lucene: false,
     };
     for (k, kpos, v) in body.as_obj().unwrap_or_default() {
         let clauses = match k.as_str() {

@@ -102,6 +102,15 @@ impl ShardPreference {
         Ok(out)
     }
 
+    /// The same preference with other routing values (an index's, after its aliases'
+    /// search routing).
+    pub fn with_routing(&self, routing: Option<Vec<String>>) -> ShardPreference {
+        ShardPreference {
+            routing,
+            ..self.clone()
+        }
+    }
+
     /// The shard numbers of an index this read goes to, in order; an error when a chosen shard
     /// has no copy the preference allows (`index` names it, as OpenSearch's message does).
     pub fn shards(&self, index: &str, num_shards: u32, node: &NodeIdentity) -> Result<Vec<u32>> {

@@ -2,7 +2,7 @@
 //! aliases, hidden indices, and `expand_wildcards` / `ignore_unavailable` / `allow_no_indices`.
 
 use crate::error::{Error, Result};
-use crate::index::index_service::IndexMeta;
+use crate::index::index_service::{AliasMeta, IndexMeta};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -102,6 +102,84 @@ pub fn resolve(
     expression: &str,
     opts: IndicesOptions,
 ) -> Result<Vec<String>> {
+    resolve_expressions(indices, expression, opts).map(|r| r.indices)
+}
+
+/// A read's targets: the concrete indices, and the names the expression resolved to before
+/// aliases were replaced by their indices (OpenSearch's `resolveExpressions`, aliases
+/// preserved), which decide the alias filters and search routing each index is read with.
+#[derive(Debug, Default)]
+pub struct Resolved {
+    pub indices: Vec<String>,
+    pub expressions: BTreeSet<String>,
+}
+
+impl Resolved {
+    /// The aliases whose filters a read of `meta` is held to (`indexAliases` with
+    /// `filteringRequired`): none when the index was named itself or through an alias without
+    /// a filter, since any unfiltered way in sees every document; several are OR-ed.
+    pub fn filtering_aliases<'a>(&self, meta: &'a IndexMeta) -> Vec<(&'a str, &'a AliasMeta)> {
+        if self.expressions.contains(&meta.name) {
+            return Vec::new();
+        }
+        let through: Vec<(&str, &AliasMeta)> = meta
+            .aliases
+            .iter()
+            .filter(|(name, _)| self.expressions.contains(*name))
+            .map(|(name, a)| (name.as_str(), a))
+            .collect();
+        if through.iter().any(|(_, a)| a.filter.is_none()) {
+            return Vec::new();
+        }
+        through
+    }
+
+    /// The routing values a search of `meta` goes with (`resolveSearchRouting`): `param` (the
+    /// request's `routing`) when the index was named itself or through an alias without
+    /// `search_routing`; otherwise its aliases' search routing values, kept only where
+    /// `param` names them too. An empty intersection routes nowhere in particular: every shard.
+    pub fn search_routing(&self, meta: &IndexMeta, param: Option<&str>) -> Option<Vec<String>> {
+        let param: Option<Vec<String>> = param.map(split_routing);
+        let through: Vec<&AliasMeta> = meta
+            .aliases
+            .iter()
+            .filter(|(name, _)| self.expressions.contains(*name))
+            .map(|(_, a)| a)
+            .collect();
+        let direct = self.expressions.contains(&meta.name) || through.is_empty();
+        if direct || through.iter().any(|a| a.search_routing.is_none()) {
+            return param;
+        }
+        let mut values: Vec<String> = Vec::new();
+        for a in &through {
+            for v in split_routing(a.search_routing.as_deref().unwrap_or_default()) {
+                if !values.contains(&v) {
+                    values.push(v);
+                }
+            }
+        }
+        if let Some(p) = &param {
+            values.retain(|v| p.contains(v));
+        }
+        (!values.is_empty()).then_some(values)
+    }
+}
+
+/// A routing list as `Strings.splitStringByCommaToArray` reads it.
+fn split_routing(s: &str) -> Vec<String> {
+    s.split(',')
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// [`resolve`], keeping the names the expression resolved to.
+pub fn resolve_expressions(
+    indices: &[Arc<IndexMeta>],
+    expression: &str,
+    opts: IndicesOptions,
+) -> Result<Resolved> {
+    let mut expressions: BTreeSet<String> = BTreeSet::new();
     let parts: Vec<&str> = if expression.trim().is_empty() {
         vec!["_all"]
     } else {
@@ -115,21 +193,27 @@ pub fn resolve(
             ordered.push(name.to_string());
         }
     };
-    for (i, raw) in parts.iter().enumerate() {
-        let part = *raw;
+    for part in parts.iter().copied() {
         if part.is_empty() {
             continue;
         }
-        if let Some(excluded) = part.strip_prefix('-').filter(|_| saw_wildcard || i > 0) {
+        // A `-` excludes only after a wildcard (before one it is part of a name). A pattern
+        // takes out the indices it matches by name or through an alias; a plain name only
+        // the index of that name (an alias's indices stay).
+        if let Some(excluded) = part.strip_prefix('-').filter(|_| saw_wildcard) {
             let matched: Vec<String> = ordered
                 .iter()
-                .filter(|n| glob_match(excluded, n) || alias_of(indices, n, excluded))
+                .filter(|n| {
+                    glob_match(excluded, n)
+                        || excluded.contains('*') && alias_of(indices, n, excluded)
+                })
                 .cloned()
                 .collect();
             for m in matched {
                 out.remove(&m);
                 ordered.retain(|x| x != &m);
             }
+            expressions.retain(|n| !glob_match(excluded, n));
             continue;
         }
         if part == "_all" || part.contains('*') {
@@ -152,12 +236,14 @@ pub fn resolve(
                 if glob_match(pattern, &m.name) {
                     matched = true;
                     push(&m.name, &mut out, &mut ordered);
+                    expressions.insert(m.name.clone());
                 }
                 for (alias, a) in &m.aliases {
                     let alias_visible = !a.is_hidden.unwrap_or(false) || opts.expand_hidden;
                     if alias_visible && part != "_all" && glob_match(pattern, alias) {
                         matched = true;
                         push(&m.name, &mut out, &mut ordered);
+                        expressions.insert(alias.clone());
                     }
                 }
             }
@@ -181,14 +267,19 @@ pub fn resolve(
                 push(&m.name, &mut out, &mut ordered);
             }
         }
-        if !found && !opts.ignore_unavailable {
+        if found {
+            expressions.insert(part.to_string());
+        } else if !opts.ignore_unavailable {
             return Err(Error::index_not_found(part));
         }
     }
     if ordered.is_empty() && !opts.allow_no_indices {
         return Err(Error::index_not_found(expression));
     }
-    Ok(ordered)
+    Ok(Resolved {
+        indices: ordered,
+        expressions,
+    })
 }
 
 fn alias_of(indices: &[Arc<IndexMeta>], index: &str, pattern: &str) -> bool {
@@ -212,5 +303,89 @@ mod tests {
         assert!(!glob_match("a*b*c", "acb"));
         assert!(glob_match("*", ""));
         assert!(!glob_match("ab*ba", "aba"));
+    }
+
+    /// `i` with aliases `fx` (filter), `fy` (filter), `open` (none), `r` (search routing 1,2).
+    fn index() -> Vec<Arc<IndexMeta>> {
+        let filtered = |k: &str| AliasMeta {
+            filter: Some(serde_json::json!({"term": {"k": k}})),
+            ..AliasMeta::default()
+        };
+        let mut aliases = std::collections::BTreeMap::new();
+        aliases.insert("fx".to_string(), filtered("x"));
+        aliases.insert("fy".to_string(), filtered("y"));
+        aliases.insert("open".to_string(), AliasMeta::default());
+        aliases.insert(
+            "r".to_string(),
+            AliasMeta {
+                search_routing: Some("1,2".into()),
+                ..AliasMeta::default()
+            },
+        );
+        vec![Arc::new(IndexMeta {
+            name: "i".into(),
+            uuid: "u".into(),
+            settings: crate::index::settings::IndexSettings::from_flat(Default::default()).unwrap(),
+            mapping: crate::index::mapping::Mapping::empty(),
+            aliases,
+        })]
+    }
+
+    fn filters(expression: &str) -> Vec<String> {
+        let metas = index();
+        let r =
+            resolve_expressions(&metas, expression, IndicesOptions::lenient_expand_open()).unwrap();
+        r.filtering_aliases(&metas[0])
+            .into_iter()
+            .map(|(n, _)| n.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn alias_filters_follow_opensearchs_rules() {
+        assert_eq!(filters("fx"), ["fx"]);
+        assert_eq!(filters("fx,fy"), ["fx", "fy"]);
+        assert_eq!(filters("f*"), ["fx", "fy"]);
+        assert_eq!(filters("f*,-fy"), ["fx"]);
+        // Named itself, through all, or through an alias without a filter: unfiltered.
+        assert!(filters("fx,i").is_empty());
+        assert!(filters("*").is_empty());
+        assert!(filters("_all").is_empty());
+        assert!(filters("").is_empty());
+        assert!(filters("fx,open").is_empty());
+    }
+
+    #[test]
+    fn exclusions_take_out_names_or_what_a_pattern_reaches() {
+        let metas = index();
+        let opts = IndicesOptions::lenient_expand_open();
+        let names = |e: &str| resolve(&metas, e, opts).unwrap();
+        assert_eq!(names("f*,-fy"), ["i"]);
+        assert!(names("*,-f*").is_empty());
+        assert!(names("f*,-i").is_empty());
+        // Before a wildcard, `-` is part of a name.
+        assert_eq!(
+            resolve(&metas, "i,-fx", opts).unwrap_err().reason,
+            "no such index [-fx]"
+        );
+    }
+
+    fn routing(expression: &str, param: Option<&str>) -> Option<Vec<String>> {
+        let metas = index();
+        let r =
+            resolve_expressions(&metas, expression, IndicesOptions::lenient_expand_open()).unwrap();
+        r.search_routing(&metas[0], param)
+    }
+
+    #[test]
+    fn search_routing_follows_opensearchs_rules() {
+        let v = |s: &[&str]| Some(s.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(routing("r", None), v(&["1", "2"]));
+        assert_eq!(routing("r", Some("2,3")), v(&["2"]));
+        // Nothing in common: every shard.
+        assert_eq!(routing("r", Some("3")), None);
+        assert_eq!(routing("i", Some("3")), v(&["3"]));
+        assert_eq!(routing("r,i", None), None);
+        assert_eq!(routing("r,fx", Some("5")), v(&["5"]));
     }
 }

@@ -89,13 +89,31 @@ fn children(ast: &Ast) -> Vec<(&Ast, bool)> {
             all(&b.filter, false),
         ]
         .concat(),
-        Ast::ConstantScore { filter, .. } => vec![(filter.as_ref(), false)],
+        Ast::ConstantScore { filter, .. } => vec![(unscored(filter), false)],
         Ast::DisMax { queries, .. } => all(queries, true),
         Ast::Boosting {
             positive, negative, ..
         } => vec![(positive.as_ref(), true), (negative.as_ref(), true)],
         Ast::FunctionScore(fs) => vec![(&fs.query, true)],
         _ => Vec::new(),
+    }
+}
+
+/// What Lucene's `ConstantScoreQuery.rewrite` leaves of its query, whose scores it does not
+/// need: a boolean of one filter is that filter (a boost or constant score around it is
+/// dropped too).
+fn unscored(ast: &Ast) -> &Ast {
+    match ast {
+        Ast::Bool(b)
+            if b.must.is_empty()
+                && b.should.is_empty()
+                && b.must_not.is_empty()
+                && b.filter.len() == 1 =>
+        {
+            unscored(&b.filter[0])
+        }
+        Ast::ConstantScore { filter, .. } => unscored(filter),
+        _ => ast,
     }
 }
 
@@ -130,6 +148,13 @@ pub fn search_profiles(
 /// Profiles `ast` on the context's shard (`scoring`: whether the search scores its matches), and
 /// the query it built.
 fn node(ast: &Ast, cx: &Context, scoring: bool) -> Result<(QueryProfile, crate::query::Q)> {
+    // Lucene profiles the query it rewrote (a required `match_all` beside filters is a
+    // constant score of them): its clauses are the profile's children.
+    if let Ast::Bool(b) = ast {
+        if let Some(rewritten) = crate::query::rewritten_bool(b) {
+            return node(&rewritten, cx, scoring);
+        }
+    }
     let printing = cx.labelling();
     let (description, _) = lucene_string::render(ast, &printing)?;
     let subs = children(ast);

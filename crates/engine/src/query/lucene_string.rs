@@ -416,6 +416,7 @@ pub fn match_shape(cx: &Context, m: &dsl::MatchQuery) -> Result<MatchShape> {
         must_not: Vec::new(),
         minimum_should_match: None,
         boost: 1.0,
+        lucene: false,
     };
     if m.operator == dsl::Operator::And {
         b.must = clauses;

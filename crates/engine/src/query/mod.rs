@@ -897,6 +897,7 @@ fn filter_also_optional(b: &dsl::BoolQuery) -> Option<Ast> {
         must_not: b.must_not.clone(),
         minimum_should_match: (msm > 0).then(|| dsl::MinimumShouldMatch(msm.to_string())),
         boost: b.boost,
+        lucene: b.lucene,
     }))
 }
 
@@ -929,6 +930,7 @@ fn constant_over_filters(b: &dsl::BoolQuery) -> Option<Ast> {
         must_not: b.must_not.clone(),
         minimum_should_match: None,
         boost: 1.0,
+        lucene: false,
     });
     let constant = |boost: f32| Ast::ConstantScore {
         filter: Box::new(filters),
@@ -944,6 +946,7 @@ fn constant_over_filters(b: &dsl::BoolQuery) -> Option<Ast> {
             must_not: Vec::new(),
             minimum_should_match: b.minimum_should_match.clone(),
             boost: b.boost,
+            lucene: b.lucene,
         })
     })
 }
@@ -951,10 +954,11 @@ fn constant_over_filters(b: &dsl::BoolQuery) -> Option<Ast> {
 fn bool_query(cx: &Context, b: &dsl::BoolQuery) -> Result<Q> {
     // `BoolQueryBuilder.doRewrite`: a required clause rewritten to match_none is the whole
     // query's, before anything else of it is built (or refused).
-    if b.must
-        .iter()
-        .chain(&b.filter)
-        .any(|q| no_match::rewrites_to_none(cx, q))
+    if !b.lucene
+        && b.must
+            .iter()
+            .chain(&b.filter)
+            .any(|q| no_match::rewrites_to_none(cx, q))
     {
         return Ok(none());
     }

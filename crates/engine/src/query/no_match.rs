@@ -58,11 +58,13 @@ pub(crate) fn rewrites_to_none(cx: &Context, ast: &Ast) -> bool {
         Ast::ConstantScore { filter, .. } => rewrites_to_none(cx, filter),
         // `FunctionScoreQueryBuilder.doRewrite`: its functions are never built then.
         Ast::FunctionScore(f) => rewrites_to_none(cx, &f.query),
-        Ast::Bool(b) => b
-            .must
-            .iter()
-            .chain(&b.filter)
-            .any(|q| rewrites_to_none(cx, q)),
+        Ast::Bool(b) => {
+            !b.lucene
+                && b.must
+                    .iter()
+                    .chain(&b.filter)
+                    .any(|q| rewrites_to_none(cx, q))
+        }
         Ast::Exists { field, .. } => field != "_id" && super::exists_fields(cx, field).is_empty(),
         _ => rewritten_unmapped(ast).is_some_and(|f| cx.mapping.field(f).is_none()),
     }

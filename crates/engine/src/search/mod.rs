@@ -3,6 +3,7 @@
 //! when `track_total_hits` asks), then a merge of every shard's and index's hits, and the fetch
 //! of `_source` for the final page.
 
+pub mod alias_filter;
 mod column_bounds;
 pub(crate) mod column_order;
 pub mod failures;
@@ -64,6 +65,21 @@ pub struct ShardTarget {
     pub searcher: Searcher,
     /// The `indices_boost` of the shard's index.
     pub boost: f32,
+    /// The filter of the aliases the index was read through (`alias_filter`), if any.
+    pub alias_filter: Option<Arc<crate::dsl::Query>>,
+}
+
+impl ShardTarget {
+    /// The query this shard runs for `query`: held to the alias filter, if any.
+    pub fn query<'a>(
+        &self,
+        query: &'a crate::dsl::Query,
+    ) -> std::borrow::Cow<'a, crate::dsl::Query> {
+        match &self.alias_filter {
+            Some(f) => std::borrow::Cow::Owned(alias_filter::filtered(query, f)),
+            None => std::borrow::Cow::Borrowed(query),
+        }
+    }
 }
 
 pub struct SearchResult {
@@ -116,16 +132,17 @@ pub fn all_shards_failed(e: Error, t: &ShardTarget) -> Error {
     failures::phase_failure("query", "all shards failed", &[ShardFailure::new(t, e)])
 }
 
-/// The request's query on one shard: `post_filter` as a non-scoring filter beside it (no
-/// aggregations see the difference yet), `min_score` around both, held to the score after the
-/// index's `boost`.
+/// The request's query on one shard (held to its alias filter): `post_filter` as a
+/// non-scoring filter beside it (no aggregations see the difference yet), `min_score` around
+/// both, held to the score after the index's `boost`.
 fn request_query(
     req: &SearchRequest,
+    t: &ShardTarget,
     cx: &Context,
-    boost: f32,
     post_filter: bool,
 ) -> Result<query::Q> {
-    let mut q = query::build(&req.query, cx)?;
+    let boost = t.boost;
+    let mut q = query::build(&t.query(&req.query), cx)?;
     if let Some(pf) = req.post_filter.as_ref().filter(|_| post_filter) {
         let filter = query::build(pf, cx)?;
         let mut b = tantivy::query::BooleanQuery::new(vec![
@@ -183,6 +200,18 @@ fn counts_at_once(ast: &crate::dsl::Query, cx: &Context) -> bool {
         }
         Ast::Exists { field, .. } => cx.mapping.field(field).is_some() && undeleted(),
         Ast::ConstantScore { filter, .. } => counts_at_once(filter, cx),
+        // Lucene rewrites a required `match_all` beside one filter (an alias's, say) to a
+        // constant score of the filter.
+        Ast::Bool(b)
+            if matches!(b.must.as_slice(), [Ast::MatchAll { boost }] if *boost != 0.0)
+                && b.should.is_empty()
+                && b.must_not.is_empty() =>
+        {
+            match b.filter.as_slice() {
+                [only] => counts_at_once(only, cx),
+                _ => false,
+            }
+        }
         Ast::Bool(b) => match (b.must.as_slice(), b.filter.as_slice()) {
             ([only], []) | ([], [only]) if b.should.is_empty() && b.must_not.is_empty() => {
                 b.minimum_should_match.is_none() && counts_at_once(only, cx)
@@ -340,7 +369,12 @@ fn shard_aggs(
         query_scope_aggs(req, &scoped, t, deadline, &cx)?
     };
     let started = std::time::Instant::now();
-    let everything: query::Q = Box::new(tantivy::query::AllQuery);
+    // Every live doc the index is read through: an alias filter holds here too, as
+    // OpenSearch's global aggregator runs its match-all through `buildFilteredQuery`.
+    let everything: query::Q = match &t.alias_filter {
+        Some(_) => query::build(&t.query(&crate::dsl::Query::MatchAll { boost: 1.0 }), &cx)?,
+        None => Box::new(tantivy::query::AllQuery),
+    };
     let in_all = aggs_over(&pick(true), t, deadline, &cx, everything, false)?;
     let nanos = started.elapsed().as_nanos() as u64;
     Ok((
@@ -360,7 +394,7 @@ fn query_scope_aggs(
     deadline: Option<&timeout::Deadline>,
     cx: &Context,
 ) -> Result<crate::aggs::ShardAggs> {
-    let mut q = request_query(req, cx, t.boost, false)?;
+    let mut q = request_query(req, t, cx, false)?;
     if let (Some(limit), None) = (req.terminate_after, &req.post_filter) {
         if let (_, Some(cut)) = terminate_after_cut(&t.searcher, &q, limit, deadline)? {
             q = Box::new(tantivy::query::BooleanQuery::new(vec![
@@ -477,7 +511,7 @@ fn shard_query(req: &SearchRequest, t: &ShardTarget) -> Result<query::Q> {
     let meta = t.service.meta();
     let cx = Context::of(&t.searcher, &meta);
     crate::query::function_score::set_shard(t.shard);
-    let q = request_query(req, &cx, t.boost, true)?;
+    let q = request_query(req, t, &cx, true)?;
     check_search_after(req)?;
     let max_window = meta.settings.max_result_window as usize;
     let window = req.from + req.size;
@@ -658,7 +692,7 @@ fn query_shard(
         let whole = plan.window == 0
             && req.post_filter.is_none()
             && req.min_score.is_none()
-            && counts_at_once(&req.query, &Context::of(&t.searcher, &meta));
+            && counts_at_once(&t.query(&req.query), &Context::of(&t.searcher, &meta));
         counted = Some(if whole { n } else { n.min(limit) });
         if let Some(cut) = cut {
             q = Box::new(tantivy::query::BooleanQuery::new(vec![
@@ -737,6 +771,7 @@ fn query_shard(
             TrackTotalHits::Off => None,
         },
         match_all: matches!(req.query, crate::dsl::Query::MatchAll { .. })
+            && t.alias_filter.is_none()
             && req.post_filter.is_none()
             && req.min_score.is_none()
             && req.terminate_after.is_none()
@@ -773,8 +808,12 @@ fn shard_profile(
     let cx = Context::of(&t.searcher, &meta);
     // A minimum score needs scores, hits or not.
     let scoring = req.min_score.is_some() || plan.window > 0 && (plan.by_score || req.track_scores);
-    let queries =
-        crate::profile::query::search_profiles(&req.query, req.post_filter.as_ref(), &cx, scoring)?;
+    let queries = crate::profile::query::search_profiles(
+        &t.query(&req.query),
+        req.post_filter.as_ref(),
+        &cx,
+        scoring,
+    )?;
     // `global` aggregations are collected by a search of their own, not the query's collector.
     let (globals, names): (Vec<&crate::aggs::Agg>, Vec<&crate::aggs::Agg>) = req
         .aggs
@@ -788,7 +827,9 @@ fn shard_profile(
     let global = if globals.is_empty() {
         None
     } else {
-        let all = crate::dsl::Query::MatchAll { boost: 1.0 };
+        let all = t
+            .query(&crate::dsl::Query::MatchAll { boost: 1.0 })
+            .into_owned();
         let started = std::time::Instant::now();
         query::build(&all, &cx)?;
         let rewrite_nanos = started.elapsed().as_nanos() as u64;

@@ -45,10 +45,12 @@ pub(crate) fn key(req: &SearchRequest, t: &ShardTarget) -> Option<String> {
     if req.scroll || req.request_cache == Some(false) {
         return None;
     }
-    // Everything a shard's count and aggregations depend on.
+    // Everything a shard's count and aggregations depend on (the same request through an
+    // alias with a filter is another one).
     let what = format!(
-        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
         req.query,
+        t.alias_filter,
         req.post_filter,
         req.min_score,
         req.terminate_after,

@@ -22,9 +22,37 @@ pub fn hash_order<T>(items: &mut [(String, T)]) {
     items.sort_by_key(|(k, _)| bucket(k));
 }
 
+/// A JSON value as a Java parser's `map()` holds it: every object a `HashMap`, so its keys
+/// iterate (and print) in [`hash_order`]; arrays keep their order.
+pub fn hash_ordered(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m
+                .iter()
+                .map(|(k, v)| (k.clone(), hash_ordered(v)))
+                .collect();
+            hash_order(&mut entries);
+            Value::Object(entries.into_iter().collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(hash_ordered).collect()),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn orders_objects_at_every_depth() {
+        let v = serde_json::json!({"bool": {"should": [{"term": {"n": {"value": 1, "boost": 2}}}],
+            "must": [], "filter": []}});
+        assert_eq!(
+            serde_json::to_string(&hash_ordered(&v)).unwrap(),
+            r#"{"bool":{"filter":[],"should":[{"term":{"n":{"boost":2,"value":1}}}],"must":[]}}"#
+        );
+    }
 
     #[test]
     fn hashes_as_java() {
