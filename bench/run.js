@@ -8,7 +8,7 @@
 //   latency  `GET /` p99 while bulk ingest runs (bench/latency.js)
 //   overhead what the server adds to the engine, paired op by op (bench/overhead.js, issue 5)
 //   security what logging in costs a request: security off vs basic auth vs an API key (bench/security.js)
-// Flags: --only <list>   comma list of: ingest, root, latency, overhead, security, suite, or within the suite a
+// Flags: --only <list>   comma list of: ingest, root, latency, overhead, security, reindex, suite, or within the suite a
 //                        workload (debian-packages), an op (match-or), workload/op, or a category
 //                        (text, term-level, sort, paging, count, aggregations); default: everything
 //        --quick         a small slice for development: 3,000 docs per workload, short windows,
@@ -31,13 +31,14 @@ const { rootBench } = require('./root');
 const { latencyBench } = require('./latency');
 const { overheadBench, DEBIAN_MATCH } = require('./overhead');
 const { securityBench, securityMarkdown } = require('./security');
+const { reindexBench, reindexMarkdown } = require('./reindex');
 const { runSuite, CONTENDERS } = require('./workload');
 const { suiteMarkdown, writeCharts, median } = require('./lib/report');
 const { quietCheck, quietLine } = require('./lib/quiet');
 
 const TARGETS = { ingestRatio: 0.7, debianDocsPerS: 40000, rootRatio: 0.85, latencyP99Ms: 5, serverOverEngine: 1.1, engineFloorMs: 0.2, debianMatchP50Ms: 0.25, matchRpsPerCore: 12000 };
 
-const OLD_GROUPS = ['ingest', 'root', 'latency', 'overhead', 'security'];
+const OLD_GROUPS = ['ingest', 'root', 'latency', 'overhead', 'security', 'reindex'];
 
 function parseArgs(argv) {
   const o = {
@@ -72,7 +73,7 @@ function parseArgs(argv) {
   o.groups = new Set(tokens ? tokens.filter((t) => OLD_GROUPS.includes(t)) : o.quick ? [] : OLD_GROUPS);
   // The suite: everything without --only; else the tokens that are not issue-2 groups (`ingest`
   // also selects the suite's ingest), or all of it for `suite`.
-  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency', 'overhead', 'security'].includes(t)) : null;
+  const suiteTokens = tokens ? tokens.filter((t) => !['root', 'latency', 'overhead', 'security', 'reindex'].includes(t)) : null;
   o.suite = !tokens || suiteTokens.length > 0;
   o.suiteOnly = !tokens || suiteTokens.includes('suite') ? null : new Set(suiteTokens);
   for (const c of o.contenders.split(',')) if (!CONTENDERS.includes(c)) throw new Error(`--contenders: unknown [${c}]`);
@@ -286,6 +287,10 @@ async function main() {
     log('security: disabled vs basic auth vs API key …');
     res.security = await securityBench({ rounds: Number(o.rounds), duration: Number(o['root-duration']) }, log);
   }
+  if (o.groups.has('reindex')) {
+    log('reindex and delete-by-query: quarry vs opensearch …');
+    res.reindex = await reindexBench({ corpusDir: path.resolve(o['corpus-dir']), rounds: Number(o.rounds), limit: o.limit ? Number(o.limit) : undefined }, log);
+  }
   res.elapsed_s = (Date.now() - t0) / 1000;
   const table = res.ingest || res.root || res.latency ? summarize(res) : null;
   const overheadTable = res.overhead ? overheadMarkdown(res.overhead) : null;
@@ -341,6 +346,16 @@ async function main() {
       `The same build twice: security disabled, and security on over plain HTTP (TLS left out: every TLS server pays it alike), logged in by basic auth and by an API key, each credential bcrypt-checked once before timing (the steady state: header parse, remembered-digest check, permission match). ${res.security.connections} connections, ${res.security.rounds} rounds of ${res.security.duration_s} s, contenders alternating within a round; the node ${res.security.pinned ? 'pinned to core 0 and the load generator to core 1' : 'unpinned'}. ÷ disabled: the median of each round's req/s ratio to the disabled node's (rounds in brackets). \`search\`: a match query over 2,000 short docs.`,
       '',
       securityMarkdown(res.security),
+      '',
+    );
+  }
+  if (res.reindex) {
+    md.push(
+      '## Reindex and delete-by-query (bench/reindex.js)',
+      '',
+      `The ${res.reindex.corpus} corpus (${res.reindex.docs.toLocaleString('en-US')} docs) bulk-loaded into a fresh Quarry and a fresh OpenSearch (same mapping), refreshed and merged to one segment; then per round, on each server in turn, \`_reindex\` of every doc into a new index and \`_delete_by_query\` of every doc of that copy, both waited for with \`refresh=true\`, 1,000 docs per batch. Median of ${res.reindex.rounds} rounds.`,
+      '',
+      reindexMarkdown(res.reindex),
       '',
     );
   }

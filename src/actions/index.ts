@@ -75,6 +75,8 @@ import { apiKeyList } from './security/api-key-list';
 import { apiKeyGet } from './security/api-key-get';
 import { apiKeyRevoke } from './security/api-key-revoke';
 import { securityAuthInfo } from './security/authinfo';
+import { securityHealth } from './security/health';
+import { configApi } from './security/config-api';
 
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
@@ -144,6 +146,11 @@ export const ACTIONS: readonly ActionSpec[] = [
   apiKeyGet,
   apiKeyRevoke,
   securityAuthInfo,
+  securityHealth,
+  ...configApi('internalusers'),
+  ...configApi('roles'),
+  ...configApi('rolesmapping'),
+  ...configApi('actiongroups'),
   lronPutConfig,
   lronGetConfig,
   lronListConfigs,

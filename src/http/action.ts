@@ -36,6 +36,8 @@ export interface ActionSpec {
    * unrecognized, and not offered as "did you mean" either.
    */
   readonly paramsWith?: Readonly<Record<string, readonly string[]>>;
+  /** Answered without logging in (the security plugin's health check, which load balancers poll). */
+  readonly unauthenticated?: boolean;
   /** Whether the tasks API may cancel it (OpenSearch's cancellable tasks: searches). */
   readonly cancellable?: boolean;
   /** The engine operation; defaults to `action`. */

@@ -160,7 +160,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       }
       // 2. who is asking (a credential seen before answers at once; a new one is checked off the loop)
       const security = node.security;
-      const principal = security === undefined ? undefined : authenticate(security, request);
+      const principal = security === undefined || spec.unauthenticated === true ? undefined : authenticate(security, request);
       if (principal instanceof Promise) {
         principal.then(
           (p) => execute(request, reply, query, params, body, errorTrace, pretty, p),

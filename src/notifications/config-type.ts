@@ -33,16 +33,5 @@ export function shapeOf(type: Exclude<ConfigType, 'none'>): DataShape {
 /** Kinds a message can be sent to (the channels list): the rest are parts of an email channel. */
 export const CHANNEL_TYPES: readonly ConfigType[] = ['slack', 'chime', 'microsoft_teams', 'mattermost', 'webhook', 'email', 'sns'];
 
-/** `GET /features`' `allowed_config_type_list`: OpenSearch's default list, with Mattermost. */
-export const ALLOWED_CONFIG_TYPES: readonly string[] = [
-  'slack',
-  'chime',
-  'microsoft_teams',
-  'mattermost',
-  'webhook',
-  'email',
-  'sns',
-  'ses_account',
-  'smtp_account',
-  'email_group',
-];
+/** `GET /features`' `allowed_config_type_list`: OpenSearch's default list (every kind), with Mattermost. */
+export const ALLOWED_CONFIG_TYPES: readonly string[] = CONFIG_TYPES;

@@ -88,8 +88,8 @@ export class ApiKeys {
   constructor(
     dataPath: string,
     private readonly settings: SecuritySettings,
-    private readonly model: SecurityModel,
-    private readonly dummyHash: string,
+    private readonly model: () => SecurityModel,
+    private readonly dummyHash: Promise<string>,
     /** Whether a failed key should carry the basic challenge (a challenging domain exists). */
     private readonly challenge: boolean,
   ) {
@@ -143,6 +143,11 @@ export class ApiKeys {
     return { id, name: record.name, api_key: Buffer.from(`${id}:${secret}`).toString('base64'), expiration_at: record.expiration_at };
   }
 
+  /** Forgets every verified key (the roles it maps to changed). */
+  forgetAll(): void {
+    this.verified.clear();
+  }
+
   list(): Array<Record<string, unknown>> {
     return this.store.entries().map(([id, r]) => metadataOf(id, r));
   }
@@ -165,7 +170,8 @@ export class ApiKeys {
   private principalFor(id: string, r: ApiKeyRecord): Principal {
     // The key runs as its creator's identity with the key's own roles: those it carries, and
     // those its backend roles map to (not those the creator's name maps to).
-    return makePrincipal(this.model, r.creator, r.backend_roles, mappedRoles(this.model, undefined, r.backend_roles, r.security_roles), id);
+    const model = this.model();
+    return makePrincipal(model, r.creator, r.backend_roles, mappedRoles(model, undefined, r.backend_roles, r.security_roles), id);
   }
 
   private usable(id: string, r: ApiKeyRecord | undefined): ApiKeyRecord {
@@ -185,7 +191,8 @@ export class ApiKeys {
     }
     // bcrypt runs for an unknown id too, so timing does not tell which ids exist.
     return this.verified.checkOnce(id, secret, () =>
-      verify(secret, record?.hash ?? this.dummyHash)
+      (record === undefined ? this.dummyHash : Promise.resolve(record.hash))
+        .then((h) => verify(secret, h))
         .catch(() => false)
         .then((ok) => {
           if (!ok) throw apiKeyRejected('invalid API key credentials', this.challenge);

@@ -37,7 +37,7 @@ export function authenticate(security: Security, request: FastifyRequest): Princ
   const admin = certificateAdmin(security, request);
   if (admin !== undefined) return admin;
   const header = request.headers.authorization;
-  for (const domain of security.model.domains) {
+  for (const domain of security.store.model.domains) {
     if (domain.type === 'apikey') {
       if (!security.apiKeys.enabled) continue;
       const key = parseApiKeyHeader(header);

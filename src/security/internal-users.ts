@@ -24,27 +24,33 @@ export class InternalUsers {
   private readonly verified: VerifiedSecrets<Principal>;
 
   constructor(
-    private readonly model: SecurityModel,
+    private readonly model: () => SecurityModel,
     /** A hash of nothing anyone knows: verified against for unknown users, so timing does not tell. */
-    private readonly dummyHash: string,
+    private readonly dummyHash: Promise<string>,
     cacheTtlMillis: number,
   ) {
     this.verified = new VerifiedSecrets(cacheTtlMillis);
   }
 
+  /** Forgets every verified password (the users or roles changed). */
+  forgetAll(): void {
+    this.verified.clear();
+  }
+
   /** The principal of a user, with the roles mapped to it. */
   principalOf(name: string): Principal | undefined {
-    const user = this.model.users.get(name);
+    const user = this.model().users.get(name);
     if (user === undefined) return undefined;
-    return makePrincipal(this.model, name, user.backendRoles, mappedRoles(this.model, name, user.backendRoles, user.securityRoles));
+    return makePrincipal(this.model(), name, user.backendRoles, mappedRoles(this.model(), name, user.backendRoles, user.securityRoles));
   }
 
   authenticate(creds: BasicCredentials): Principal | Promise<Principal> {
     const cached = this.verified.get(creds.user, creds.password);
     if (cached !== undefined) return cached;
     return this.verified.checkOnce(creds.user, creds.password, () => {
-      const user = this.model.users.get(creds.user);
-      return verify(creds.password, user?.hash ?? this.dummyHash)
+      const user = this.model().users.get(creds.user);
+      return (user === undefined ? this.dummyHash : Promise.resolve(user.hash))
+        .then((h) => verify(creds.password, h))
         .catch(() => false)
         .then((ok) => {
           const principal = ok && creds.password.length > 0 ? this.principalOf(creds.user) : undefined;

@@ -60,7 +60,7 @@ export class SecurityConfigError extends Error {
   }
 }
 
-type Doc = Record<string, unknown>;
+export type Doc = Record<string, unknown>;
 
 function readDoc(dir: string, name: string): Doc | undefined {
   const file = path.join(dir, name);
@@ -193,11 +193,13 @@ function rolesOf(doc: Doc | undefined, file: string, groups: Record<string, read
   return out;
 }
 
+const DEFAULT_MAPPINGS: Readonly<Record<string, Doc>> = {
+  all_access: { backend_roles: ['admin'] },
+  readall: { backend_roles: ['readall'] },
+};
+
 function mappingsOf(doc: Doc | undefined, file: string): Map<string, RoleMapping> {
-  const source: Doc = doc ?? {
-    all_access: { backend_roles: ['admin'] },
-    readall: { backend_roles: ['readall'] },
-  };
+  const source: Doc = doc ?? DEFAULT_MAPPINGS;
   const out = new Map<string, RoleMapping>();
   for (const [role, raw] of Object.entries(source)) {
     const m = obj(raw, file, role);
@@ -210,17 +212,57 @@ function mappingsOf(doc: Doc | undefined, file: string): Map<string, RoleMapping
   return out;
 }
 
-/** Reads the configuration; `bootstrapAdmin` is the node's own admin, used unless the file defines `admin`. */
-export function loadSecurityModel(confDir: string, bootstrapAdmin: InternalUser | undefined): SecurityModel {
+/** The configuration documents, each as its file holds it (`undefined`: no such file). */
+export interface SecurityDocs {
+  readonly config: Doc | undefined;
+  readonly internalusers: Doc | undefined;
+  readonly roles: Doc | undefined;
+  readonly rolesmapping: Doc | undefined;
+  readonly actiongroups: Doc | undefined;
+}
+
+export type SecurityDocType = Exclude<keyof SecurityDocs, 'config'>;
+
+export const FILE_OF: Readonly<Record<keyof SecurityDocs, string>> = {
+  config: 'config.yml',
+  internalusers: 'internal_users.yml',
+  roles: 'roles.yml',
+  rolesmapping: 'roles_mapping.yml',
+  actiongroups: 'action_groups.yml',
+};
+
+/** Reads `<confDir>/opensearch-security/*.yml`. */
+export function readSecurityDocs(confDir: string): SecurityDocs {
   const dir = path.join(confDir, 'opensearch-security');
-  const f = (name: string): string => path.join(dir, name);
-  const groups = groupsOf(readDoc(dir, 'action_groups.yml'), f('action_groups.yml'));
-  const users = usersOf(readDoc(dir, 'internal_users.yml'), f('internal_users.yml'));
+  return {
+    config: readDoc(dir, FILE_OF.config),
+    internalusers: readDoc(dir, FILE_OF.internalusers),
+    roles: readDoc(dir, FILE_OF.roles),
+    rolesmapping: readDoc(dir, FILE_OF.rolesmapping),
+    actiongroups: readDoc(dir, FILE_OF.actiongroups),
+  };
+}
+
+/** The roles and mappings a node has before any file or API change: OpenSearch's static roles. */
+export function builtInDocs(type: 'roles' | 'rolesmapping'): Doc {
+  return type === 'roles' ? { ...STATIC_ROLES } : { ...DEFAULT_MAPPINGS };
+}
+
+/** The model of the documents; `bootstrapAdmin` is the node's own admin, used unless `admin` is defined. */
+export function buildSecurityModel(docs: SecurityDocs, bootstrapAdmin: InternalUser | undefined, where = ''): SecurityModel {
+  const f = (type: keyof SecurityDocs): string => where + FILE_OF[type];
+  const groups = groupsOf(docs.actiongroups, f('actiongroups'));
+  const users = usersOf(docs.internalusers, f('internalusers'));
   if (bootstrapAdmin !== undefined && !users.has('admin')) users.set('admin', bootstrapAdmin);
   return {
-    domains: domainsOf(readDoc(dir, 'config.yml'), f('config.yml')),
+    domains: domainsOf(docs.config, f('config')),
     users,
-    roles: rolesOf(readDoc(dir, 'roles.yml'), f('roles.yml'), groups),
-    mappings: mappingsOf(readDoc(dir, 'roles_mapping.yml'), f('roles_mapping.yml')),
+    roles: rolesOf(docs.roles, f('roles'), groups),
+    mappings: mappingsOf(docs.rolesmapping, f('rolesmapping')),
   };
+}
+
+/** Reads the configuration files and builds their model. */
+export function loadSecurityModel(confDir: string, bootstrapAdmin: InternalUser | undefined): SecurityModel {
+  return buildSecurityModel(readSecurityDocs(confDir), bootstrapAdmin, `${path.join(confDir, 'opensearch-security')}${path.sep}`);
 }

@@ -13,7 +13,8 @@ import { SystemIndex } from '../system/system-index';
 import { ApiKeys } from './api-keys';
 import { ensureCertificates } from './certificates';
 import { InternalUsers } from './internal-users';
-import { loadSecurityModel, type InternalUser, type SecurityModel } from './security-config';
+import type { InternalUser } from './security-config';
+import { SecurityStore } from './security-store';
 
 export interface TlsMaterial {
   readonly key: string;
@@ -22,7 +23,8 @@ export interface TlsMaterial {
 }
 
 export interface Security {
-  readonly model: SecurityModel;
+  /** The configuration in effect (files, then the security REST API's changes). */
+  readonly store: SecurityStore;
   readonly users: InternalUsers;
   readonly apiKeys: ApiKeys;
   readonly adminDns: ReadonlySet<string>;
@@ -42,9 +44,8 @@ interface StoredUser {
   readonly backend_roles: readonly string[];
 }
 
-async function bootstrapAdmin(config: NodeConfig, env: NodeJS.ProcessEnv, notices: string[]): Promise<InternalUser> {
-  const store = SystemIndex.open<StoredUser>(config.path.data, USERS_INDEX);
-  let admin = store.get('admin');
+async function bootstrapAdmin(config: NodeConfig, store: SystemIndex<unknown>, env: NodeJS.ProcessEnv, notices: string[]): Promise<InternalUser> {
+  let admin = store.get('admin') as StoredUser | undefined;
   if (admin === undefined) {
     const given = env.OPENSEARCH_INITIAL_ADMIN_PASSWORD;
     const password = given !== undefined && given.length > 0 ? given : randomBytes(18).toString('base64url');
@@ -82,18 +83,28 @@ export async function prepareSecurity(config: NodeConfig, env: NodeJS.ProcessEnv
   const s = config.security;
   if (!s.enabled) return undefined;
   const notices: string[] = [];
-  // Unknown users and key ids are checked against this, so a miss costs what a hit does.
-  const dummy = hash(randomBytes(16).toString('hex'), s.bcryptRounds);
-  const admin = await bootstrapAdmin(config, env, notices);
+  // Unknown users and key ids are checked against this, so a miss costs what a hit does. Made in
+  // the background: the node listens meanwhile, and a first miss waits for it.
+  const dummyHash = hash(randomBytes(16).toString('hex'), s.bcryptRounds);
+  // Its failure surfaces where it is awaited; unawaited it must not take the process down.
+  dummyHash.catch(() => undefined);
+  const system = SystemIndex.open<unknown>(config.path.data, USERS_INDEX);
+  const admin = await bootstrapAdmin(config, system, env, notices);
   const material = s.httpTls ? await tlsMaterial(config, notices) : undefined;
-  const model = loadSecurityModel(config.path.conf, admin);
-  const dummyHash = await dummy;
+  const store = new SecurityStore(config.path.conf, system, admin);
+  const model = store.model;
   const challenges = model.domains.some((d) => d.challenge);
   const adminDns = new Set(s.adminDn.length > 0 ? s.adminDn : material?.adminDn !== undefined ? [material.adminDn] : []);
+  const users = new InternalUsers(() => store.model, dummyHash, s.cacheTtlMillis);
+  const apiKeys = new ApiKeys(config.path.data, s, () => store.model, dummyHash, challenges);
+  store.onChange(() => {
+    users.forgetAll();
+    apiKeys.forgetAll();
+  });
   return {
-    model,
-    users: new InternalUsers(model, dummyHash, s.cacheTtlMillis),
-    apiKeys: new ApiKeys(config.path.data, s, model, dummyHash, challenges),
+    store,
+    users,
+    apiKeys,
     adminDns,
     challenges,
     tls: material?.tls,

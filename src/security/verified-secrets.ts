@@ -52,4 +52,8 @@ export class VerifiedSecrets<T> {
   forget(id: string): void {
     this.entries.delete(id);
   }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }

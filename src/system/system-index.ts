@@ -97,6 +97,12 @@ export class SystemIndex<T> {
     return true;
   }
 
+  /** Removes every document; settles once the empty set is on disk. */
+  clear(): Promise<void> {
+    this.docs.clear();
+    return this.save();
+  }
+
   private save(): Promise<void> {
     const run = this.writes.then(() => this.writeNow());
     // A failed write must not stop the ones after it from trying; its caller sees the error.

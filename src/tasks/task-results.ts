@@ -25,11 +25,14 @@ export function errorJson(err: unknown): Record<string, unknown> {
   return rest;
 }
 
+/** The index OpenSearch keeps them in, whose name they answer to here. */
+export const TASK_RESULTS_INDEX = '.tasks';
+
 export class TaskResults {
   private readonly store: SystemIndex<StoredTaskResult>;
 
   constructor(dataPath: string) {
-    this.store = SystemIndex.open<StoredTaskResult>(dataPath, '.tasks');
+    this.store = SystemIndex.open<StoredTaskResult>(dataPath, TASK_RESULTS_INDEX);
   }
 
   /** Whether any result was ever kept (OpenSearch's `.tasks` index exists). */
@@ -42,6 +45,11 @@ export class TaskResults {
     let max = 0;
     for (const [id] of this.store.entries()) max = Math.max(max, Number(id.slice(id.lastIndexOf(':') + 1)) || 0);
     return max;
+  }
+
+  /** Drops every kept result (deleting OpenSearch's `.tasks` index). */
+  clear(): Promise<void> {
+    return this.store.clear();
   }
 
   get(taskId: string): StoredTaskResult | undefined {

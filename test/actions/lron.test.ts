@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { injectJson, type Json, type JsonAnswer } from '../support/json-call';
 
 let app: App;
 let dataDir: string;
@@ -22,13 +23,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Json = Record<string, any>;
-
-async function req(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await app.fastify.inject({ method, url, payload, headers: payload === undefined ? {} : { 'content-type': 'application/json' } });
-  return { status: res.statusCode, json: JSON.parse(res.body) as Json };
-}
+const req = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<JsonAnswer> => injectJson(app, method, url, body);
 
 function error(status: number, type: string, reason: string, extra: Json = {}): { status: number; json: Json } {
   return { status, json: { error: { root_cause: [{ type, reason, ...extra }], type, reason, ...extra }, status } };

@@ -8,6 +8,7 @@ import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { startHttpReceiver, type HttpReceiver } from '../support/http-receiver';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
+import { injectJson, type Json, type JsonAnswer } from '../support/json-call';
 
 let app: App;
 let dataDir: string;
@@ -28,13 +29,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Json = Record<string, any>;
-
-async function req(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await app.fastify.inject({ method, url, payload, headers: payload === undefined ? {} : { 'content-type': 'application/json' } });
-  return { status: res.statusCode, json: JSON.parse(res.body) as Json };
-}
+const req = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<JsonAnswer> => injectJson(app, method, url, body);
 
 const BASE = '/_plugins/_notifications';
 

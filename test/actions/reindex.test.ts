@@ -146,6 +146,12 @@ describe('long-running form', () => {
     const missing = await call('GET', `/_tasks/${String(started.body.task).split(':')[0]}:999999`);
     expect(missing.status).toBe(404);
     expect(missing.body.error.caused_by).toBeUndefined();
+    // deleting .tasks, as one clears them in OpenSearch, drops the kept results
+    expect((await call('DELETE', '/.tasks')).body).toEqual({ acknowledged: true });
+    const gone = await call('GET', `/_tasks/${started.body.task}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.caused_by).toMatchObject({ type: 'index_not_found_exception', reason: 'no such index [.tasks]' });
+    expect((await call('DELETE', '/.tasks')).status).toBe(404);
   });
 
   it('throttles to requests_per_second, and a cancel stops it between batches', async () => {

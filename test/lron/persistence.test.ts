@@ -2,21 +2,13 @@
 // a kill -9 right after the answer, and so does a deletion; sequence numbers keep counting.
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupServers, startQuarry, type QuarryServer } from '../support/server';
+import { fetchJson, type Json, type JsonAnswer } from '../support/json-call';
 
 afterAll(async () => {
   await cleanupServers();
 });
 
-type Json = Record<string, any>;
-
-async function call(server: QuarryServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (server: QuarryServer, method: string, path: string, body?: unknown): Promise<JsonAnswer> => fetchJson(server.url, method, path, body);
 
 describe('notification settings on disk', () => {
   it('survive restarts, kill -9 included, and so do deletions', async () => {

@@ -2,21 +2,13 @@
 // answer loses neither a config, nor an update, nor a deletion.
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupServers, startQuarry, type QuarryServer } from '../support/server';
+import { fetchJson, type Json, type JsonAnswer } from '../support/json-call';
 
 afterAll(async () => {
   await cleanupServers();
 });
 
-type Json = Record<string, any>;
-
-async function call(server: QuarryServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (server: QuarryServer, method: string, path: string, body?: unknown): Promise<JsonAnswer> => fetchJson(server.url, method, path, body);
 
 describe('notification configs on disk', () => {
   it('survive restarts, kill -9 included, with their times', async () => {

@@ -60,6 +60,11 @@ describe('authentication', () => {
     expect(r.headers['www-authenticate']).toBe('Basic realm="OpenSearch Security"');
   });
 
+  it('answers the security health check without credentials', async () => {
+    const r = await call(s, 'GET', '/_plugins/_security/health', undefined);
+    expect(r).toMatchObject({ status: 200, body: { message: null, mode: 'strict', status: 'UP' } });
+  });
+
   it('refuses a wrong password and an unknown user alike, and takes the right ones', async () => {
     for (const auth of [basic('alice', 'nope'), basic('mallory', 'alice-pw'), basic('alice', ''), 'Basic !!!']) {
       const r = await call(s, 'GET', '/', auth);

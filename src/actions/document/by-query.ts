@@ -30,6 +30,8 @@ export interface ByQuery {
   /** The refusal of a request without a query, when one is needed. */
   readonly missingQuery?: () => Error;
   readonly omit: ReadonlyArray<'updated' | 'created'>;
+  /** The hits' documents are not needed (the search asks for none). */
+  readonly withoutSource?: boolean;
   readonly linesFor: (hit: Hit) => string;
 }
 
@@ -45,7 +47,7 @@ export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQu
   // Not among the operations notification settings serve (OpenSearch's neither).
   return runScrollTask(request, node, spec.action, `${spec.name.replace(/_/g, '-')} [${index}]`, options.waitForCompletion, undefined, {
     index,
-    search,
+    search: spec.withoutSource === true ? { ...search, _source: false } : search,
     searchParams: Object.fromEntries(SEARCH_PARAMS.filter((k) => p[k] !== undefined).map((k) => [k, p[k] as string])),
     batchSize: Number.isInteger(batch) && batch > 0 ? batch : 1000,
     maxDocs: options.maxDocs,

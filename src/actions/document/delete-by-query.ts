@@ -15,6 +15,8 @@ export const documentDeleteByQuery: ActionSpec = {
       action: ACTION,
       name: 'delete_by_query',
       missingQuery: () => validationFailed(['query is missing']),
+      // a delete needs the id, routing and seq_no of each hit, never its document
+      withoutSource: true,
       omit: ['updated', 'created'],
       linesFor: (hit) => `{"delete":{${guardedMeta(hit)}}}\n`,
     }),

@@ -28,9 +28,13 @@ function resize(kind: ResizeKind): (request: ActionRequest, node: NodeContext) =
       node.lron.watch(`${nodeId}:${taskId}`, ACTION, runResize(node, kind, source, target, request.body).then(answer), (response, error) =>
         resizeOutcome(kind, source, target, node.config.cluster.name, response === undefined, error),
       );
-    if (wait) return run(request.task.id);
+    const description = `${kind} from [${source}] to [${target}]`;
+    if (wait) {
+      request.task.description = description;
+      return run(request.task.id);
+    }
     const task = node.tasks.register(ACTION, undefined, false);
-    task.description = `${kind} from [${source}] to [${target}]`;
+    task.description = description;
     finishInBackground(node, task, run(task.id).then((r) => answerJson(r.body)));
     return answer({ task: `${nodeId}:${task.id}` });
   };
