@@ -13,6 +13,7 @@ import { indicesGetFieldMapping } from './indices/get-field-mapping';
 import { indicesPutMapping } from './indices/put-mapping';
 import { indicesGetSettings } from './indices/get-settings';
 import { indicesPutSettings } from './indices/put-settings';
+import { indicesAddBlock } from './indices/add-block';
 import { indicesRefresh } from './indices/refresh';
 import { indicesFlush } from './indices/flush';
 import { indicesForceMerge } from './indices/forcemerge';
@@ -91,6 +92,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesPutMapping,
   indicesGetSettings,
   indicesPutSettings,
+  indicesAddBlock,
   indicesRefresh,
   indicesFlush,
   indicesForceMerge,

@@ -50,6 +50,8 @@ pub enum ErrorKind {
     Settings,
     IndexClosed,
     AliasesNotFound,
+    /// An index block refused the operation (`index.blocks.*`).
+    ClusterBlock,
     NumberFormat,
     DateTimeParse,
     /// `java.time.DateTimeException` (a bad time zone offset), only ever a cause.
@@ -115,6 +117,7 @@ impl ErrorKind {
             Settings => ("settings_exception", 400),
             IndexClosed => ("index_closed_exception", 400),
             AliasesNotFound => ("aliases_not_found_exception", 404),
+            ClusterBlock => ("cluster_block_exception", 403),
             NumberFormat => ("number_format_exception", 400),
             DateTimeParse => ("date_time_parse_exception", 400),
             DateTime => ("date_time_exception", 400),
@@ -178,6 +181,7 @@ impl ErrorKind {
             Settings => "org.opensearch.common.settings.SettingsException",
             IndexClosed => "org.opensearch.indices.IndexClosedException",
             AliasesNotFound => "org.opensearch.rest.action.admin.indices.AliasesNotFoundException",
+            ClusterBlock => "org.opensearch.cluster.block.ClusterBlockException",
             NumberFormat => "java.lang.NumberFormatException",
             DateTimeParse => "java.time.format.DateTimeParseException",
             DateTime => "java.time.DateTimeException",

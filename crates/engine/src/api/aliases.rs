@@ -3,6 +3,7 @@
 use super::indices::{body_json, parse_alias_body};
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
+use crate::metadata::blocks::Level;
 use crate::metadata::target::{glob_match, IndicesOptions};
 use crate::node::Node;
 use serde_json::{json, Map, Value};
@@ -79,6 +80,50 @@ fn missing_aliases(names: &[String]) -> Error {
     .with("resource.id", names.join(","))
 }
 
+/// One alias action as OpenSearch's parser reads it: its kind, its definition and the indices
+/// it names, or what the parser refuses, with its positions.
+fn parse_action<'a>(
+    raw: &[u8],
+    n: usize,
+    a: &'a Value,
+) -> Result<(&'a String, &'a Map<String, Value>, Vec<String>)> {
+    let Value::Object(obj) = a else {
+        return Err(Error::illegal_argument("alias action must be an object"));
+    };
+    let Some((kind, def)) = obj.iter().next() else {
+        return Err(Error::illegal_argument("empty alias action"));
+    };
+    let Value::Object(def) = def else {
+        return Err(Error::illegal_argument("alias action must be an object"));
+    };
+    if !matches!(kind.as_str(), "add" | "remove" | "remove_index") {
+        let (key, value) = action_positions(raw, n);
+        let cause = Error::new(
+            ErrorKind::XContentParse,
+            format!(
+                "[{}:{}] [alias_action] unknown field [{kind}]",
+                key.0, key.1
+            ),
+        );
+        return Err(actions_error(value, cause));
+    }
+    if kind != "remove_index" && names(def, "alias", "aliases").is_empty() {
+        let after = action_end(raw, n);
+        return Err(actions_error(
+            after,
+            Error::illegal_argument("One of [alias] or [aliases] is required"),
+        ));
+    }
+    let indices = names(def, "index", "indices");
+    if indices.is_empty() {
+        return Err(Error::new(
+            ErrorKind::ActionRequestValidation,
+            "Validation Failed: 1: One of [index] or [indices] is required;",
+        ));
+    }
+    Ok((kind, def, indices))
+}
+
 pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     let raw = body.unwrap_or_default();
     let parsed = if raw.iter().all(u8::is_ascii_whitespace) {
@@ -103,45 +148,24 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     if actions.is_empty() {
         return Err(Error::illegal_argument("No action specified"));
     }
+    // OpenSearch reads every action before it acts on any.
+    let parsed = actions
+        .iter()
+        .enumerate()
+        .map(|(n, a)| parse_action(raw, n, a))
+        .collect::<Result<Vec<_>>>()?;
     let _g = node.admin_lock();
+    // It checks the blocks of the indices the actions name as written (a pattern or an alias
+    // names no index's blocks) before it resolves them.
+    let named: Vec<_> = parsed
+        .iter()
+        .flat_map(|(_, _, indices)| indices)
+        .filter_map(|i| node.service(i))
+        .collect();
+    super::indices::check_blocks(&named, Level::MetadataWrite)?;
     // Validate every action before applying any, so the request is all-or-nothing.
     let mut plan: Vec<(String, String, Value)> = Vec::new();
-    for (n, a) in actions.iter().enumerate() {
-        let Value::Object(obj) = a else {
-            return Err(Error::illegal_argument("alias action must be an object"));
-        };
-        let Some((kind, def)) = obj.iter().next() else {
-            return Err(Error::illegal_argument("empty alias action"));
-        };
-        let Value::Object(def) = def else {
-            return Err(Error::illegal_argument("alias action must be an object"));
-        };
-        // What OpenSearch's parser refuses while reading the action, with its positions.
-        if !matches!(kind.as_str(), "add" | "remove" | "remove_index") {
-            let (key, value) = action_positions(raw, n);
-            let cause = Error::new(
-                ErrorKind::XContentParse,
-                format!(
-                    "[{}:{}] [alias_action] unknown field [{kind}]",
-                    key.0, key.1
-                ),
-            );
-            return Err(actions_error(value, cause));
-        }
-        if kind != "remove_index" && names(def, "alias", "aliases").is_empty() {
-            let after = action_end(raw, n);
-            return Err(actions_error(
-                after,
-                Error::illegal_argument("One of [alias] or [aliases] is required"),
-            ));
-        }
-        let indices = names(def, "index", "indices");
-        if indices.is_empty() {
-            return Err(Error::new(
-                ErrorKind::ActionRequestValidation,
-                "Validation Failed: 1: One of [index] or [indices] is required;",
-            ));
-        }
+    for (kind, def, indices) in parsed {
         let mut resolved = Vec::new();
         for i in &indices {
             for svc in node.resolve(i, IndicesOptions::strict_expand_open())? {
@@ -217,12 +241,20 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     Ok(Response::acknowledged())
 }
 
+/// The metadata-write blocks of the indices a comma list names as written, as the aliases
+/// actions check them.
+fn check_named_blocks(node: &Node, list: &str) -> Result<()> {
+    let named: Vec<_> = list.split(',').filter_map(|i| node.service(i)).collect();
+    super::indices::check_blocks(&named, Level::MetadataWrite)
+}
+
 pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let index = p.required("index")?;
     let name = p.required("name")?;
     let body = body_json(body)?;
     let alias = parse_alias_body(name, body.as_ref())?;
     alias_not_an_index(node, name)?;
+    check_named_blocks(node, index)?;
     let services = node.resolve(index, IndicesOptions::strict_expand_open())?;
     if let Some(f) = &alias.filter {
         for svc in &services {
@@ -242,6 +274,7 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let index = p.required("index")?;
     let names = p.list("name").unwrap_or_default();
     let mut removed = false;
+    check_named_blocks(node, index)?;
     for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
         svc.update_meta(|m| {
             let before = m.aliases.len();
@@ -263,6 +296,7 @@ fn matching(node: &Node, p: &Params) -> Result<(Map<String, Value>, Vec<String>)
         p.str("index").unwrap_or("_all"),
         p.indices_options(IndicesOptions::lenient_expand_open())?,
     )?;
+    super::indices::check_blocks(&svcs, Level::MetadataRead)?;
     let mut out = Map::new();
     let mut found = std::collections::BTreeSet::new();
     for svc in svcs {

@@ -376,7 +376,13 @@ pub fn analyze(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
                     _ => e,
                 })?;
             match found.into_iter().next() {
-                Some(s) => Some(s),
+                Some(s) => {
+                    crate::metadata::blocks::check(
+                        [s.meta().as_ref()],
+                        crate::metadata::blocks::Level::Read,
+                    )?;
+                    Some(s)
+                }
                 None => return Err(Error::index_expression_not_found(name)),
             }
         }

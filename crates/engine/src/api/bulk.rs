@@ -12,6 +12,7 @@ use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{DocWrite, IndexService};
 use crate::index::source_tree::Json;
+use crate::metadata::blocks::{self, Level};
 use crate::node::Node;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -327,6 +328,16 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         return Ok(());
                     }
                 };
+            // A block refuses the item on its shard, after its id was generated.
+            if let Err(e) = blocks::check([svc.meta().as_ref()], Level::Write) {
+                let id = match (&item.id, item.kind) {
+                    (None, Kind::Index | Kind::Create) => Some(crate::util::ids::time_based_id()),
+                    (id, _) => id.clone(),
+                };
+                errors = true;
+                results[pos] = Some(error_item(item.kind, &name, id.as_deref(), &e));
+                return Ok(());
+            }
             touched.insert(name.clone(), svc.clone());
             let m = &item.meta;
             let num = |k: &str| {

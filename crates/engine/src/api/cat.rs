@@ -260,6 +260,7 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
         expand_hidden,
     };
     let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    super::indices::check_blocks(&svcs, crate::metadata::blocks::Level::MetadataRead)?;
     let bytes = p.str("bytes");
     let size = |n: u64| match bytes {
         Some("b") => n.to_string(),
@@ -336,6 +337,7 @@ pub fn segments(node: &Node, p: &Params) -> Result<Response> {
     columns[4].default = false;
     let opts = p.indices_options(IndicesOptions::strict_expand_open())?;
     let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    super::indices::check_blocks(&svcs, crate::metadata::blocks::Level::MetadataRead)?;
     let bytes = p.str("bytes");
     let size = |n: u64| match bytes {
         Some("b") => n.to_string(),
@@ -411,6 +413,9 @@ pub fn aliases(node: &Node, p: &Params) -> Result<Response> {
             default: true,
         },
     ];
+    // Listing aliases reads every index's metadata.
+    let svcs = node.resolve("_all", IndicesOptions::lenient_expand_open())?;
+    super::indices::check_blocks(&svcs, crate::metadata::blocks::Level::MetadataRead)?;
     let mut rows = Vec::new();
     for svc in node.all_services() {
         let m = svc.meta();

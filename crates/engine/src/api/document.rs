@@ -6,6 +6,7 @@ use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{DocWrite, IndexService, WriteOutcome};
 use crate::index::shard::{DocVersion, OpResult, Preconditions, VersionTypeOpt};
+use crate::metadata::blocks::{self, Level};
 use crate::node::Node;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -211,6 +212,7 @@ pub fn index(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let svc = node.write_target(name)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
     require_routing(&svc, &id, routing.as_deref())?;
+    blocks::check([svc.meta().as_ref()], Level::Write)?;
     let r = single(svc.write(vec![DocWrite::Index {
         id,
         routing,
@@ -266,6 +268,7 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let refresh = refresh_param(p.str("refresh"))?;
     let svc = resolve_single(node, name, true)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
+    blocks::check([svc.meta().as_ref()], Level::Write)?;
     let r = single(svc.write(vec![DocWrite::Delete {
         id: id.to_string(),
         routing,
@@ -446,6 +449,7 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
     let svc = resolve_single(node, name, false)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
     let routing = routing.as_deref();
+    blocks::check([svc.meta().as_ref()], Level::Read)?;
     if p.bool("refresh", false)? {
         svc.refresh()?;
     }
@@ -475,6 +479,7 @@ pub fn exists(node: &Node, p: &Params) -> Result<Response> {
     let id = p.required("id")?;
     let svc = resolve_single(node, name, false)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
+    blocks::check([svc.meta().as_ref()], Level::Read)?;
     let doc = current_doc(&svc, id, routing.as_deref())?;
     Ok(Response::empty(if doc.is_some() { 200 } else { 404 }))
 }
@@ -484,6 +489,7 @@ pub fn get_source(node: &Node, p: &Params) -> Result<Response> {
     let id = p.required("id")?;
     let svc = resolve_single(node, name, false)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
+    blocks::check([svc.meta().as_ref()], Level::Read)?;
     let Some(doc) = current_doc(&svc, id, routing.as_deref())? else {
         return Err(Error::new(
             ErrorKind::ResourceNotFound,
@@ -598,6 +604,7 @@ pub fn mget(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         };
         let found = resolve_single(node, &index, false).and_then(|svc| {
             let routing = alias_routing(&svc, &index, routing.as_deref().or(p.str("routing")))?;
+            blocks::check([svc.meta().as_ref()], Level::Read)?;
             Ok((svc, routing))
         });
         let item = match found {
@@ -807,6 +814,7 @@ pub fn update(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
     // As OpenSearch does, an update auto-creates a missing index even when it then finds no document.
     let svc = node.write_target(name)?;
     let routing = alias_routing(&svc, name, p.str("routing"))?;
+    blocks::check([svc.meta().as_ref()], Level::Write)?;
     let (r, doc) = run_update(&svc, id, routing.as_deref(), &req, retries, &pre)?;
     let applied = r.result != "noop";
     if applied {

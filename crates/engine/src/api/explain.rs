@@ -184,6 +184,7 @@ pub fn explain(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
     };
     let meta = svc.meta();
     let routing = super::document::alias_routing(&svc, index, p.str("routing"))?;
+    crate::metadata::blocks::check([meta.as_ref()], crate::metadata::blocks::Level::Read)?;
     let shard_no = svc.shard_of(id, routing.as_deref()) as usize;
     // Explained through a filtered alias, the query is held to its filter as a search's is.
     let ast = match meta.aliases.get(index).filter(|a| a.filter.is_some()) {

@@ -35,6 +35,7 @@ pub fn force_merge(node: &Node, p: &Params) -> Result<Response> {
     p.bool("primary_only", false)?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    super::indices::check_blocks(&services, crate::metadata::blocks::Level::MetadataWrite)?;
     let (mut total, mut primaries) = (0u32, 0u32);
     for svc in &services {
         let m = svc.meta();

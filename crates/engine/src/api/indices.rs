@@ -4,6 +4,7 @@ use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{AliasMeta, IndexService};
 use crate::index::mapping::Mapping;
+use crate::metadata::blocks::{self, Level};
 use crate::metadata::target::{glob_match, IndicesOptions};
 use crate::node::Node;
 use serde_json::{json, Map, Value};
@@ -130,6 +131,8 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
         // action.destructive_requires_name defaults to false in OpenSearch 2.x.
     }
     let targets = node.resolve(expr, opts)?;
+    let metas: Vec<_> = targets.iter().map(|s| s.meta()).collect();
+    blocks::check_delete(metas.iter().map(|m| m.as_ref()))?;
     for svc in targets {
         node.delete_index(&svc.name())?;
     }
@@ -139,6 +142,12 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
 fn targets(node: &Node, p: &Params, defaults: IndicesOptions) -> Result<Vec<Arc<IndexService>>> {
     let opts = p.indices_options(defaults)?;
     node.resolve(p.str("index").unwrap_or("_all"), opts)
+}
+
+/// Refuses an operation at `level` on any of `svcs` a block holds.
+pub(super) fn check_blocks(svcs: &[Arc<IndexService>], level: Level) -> Result<()> {
+    let metas: Vec<_> = svcs.iter().map(|s| s.meta()).collect();
+    blocks::check(metas.iter().map(|m| m.as_ref()), level)
 }
 
 fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
@@ -153,7 +162,9 @@ fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
 pub fn get(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
     let mut out = Map::new();
-    for svc in targets(node, p, IndicesOptions::strict_expand_open())? {
+    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    check_blocks(&svcs, Level::MetadataRead)?;
+    for svc in svcs {
         let m = svc.meta();
         out.insert(
             m.name.clone(),
@@ -166,7 +177,10 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
 pub fn exists(node: &Node, p: &Params) -> Result<Response> {
     // A wildcard matching nothing exists (allow_no_indices); a missing concrete name does not.
     match targets(node, p, IndicesOptions::lenient_expand_open()) {
-        Ok(_) => Ok(Response::empty(200)),
+        Ok(svcs) => {
+            check_blocks(&svcs, Level::MetadataRead)?;
+            Ok(Response::empty(200))
+        }
         Err(e) if e.kind == ErrorKind::IndexNotFound => Ok(Response::empty(404)),
         Err(e) => Err(e),
     }
@@ -174,7 +188,9 @@ pub fn exists(node: &Node, p: &Params) -> Result<Response> {
 
 pub fn get_mapping(node: &Node, p: &Params) -> Result<Response> {
     let mut out = Map::new();
-    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    check_blocks(&svcs, Level::MetadataRead)?;
+    for svc in svcs {
         let m = svc.meta();
         out.insert(m.name.clone(), json!({"mappings": m.mapping.render()}));
     }
@@ -187,6 +203,10 @@ pub fn get_field_mapping(node: &Node, p: &Params) -> Result<Response> {
     let mut out = Map::new();
     for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
         let m = svc.meta();
+        // Each index answers on its own; one a block holds has no answer to give.
+        if blocks::check([m.as_ref()], Level::MetadataRead).is_err() {
+            continue;
+        }
         let mut mappings = Map::new();
         for leaf in m.mapping.leaves() {
             if fields.iter().any(|f| glob_match(f, &leaf.path)) {
@@ -206,6 +226,10 @@ pub fn get_field_mapping(node: &Node, p: &Params) -> Result<Response> {
         }
         out.insert(m.name.clone(), json!({"mappings": mappings}));
     }
+    // Nothing answered (every index blocked): not found, as OpenSearch's REST action says.
+    if out.is_empty() {
+        return Ok(Response::json(404, &json!({})));
+    }
     Ok(Response::ok(&Value::Object(out)))
 }
 
@@ -218,6 +242,7 @@ pub fn put_mapping(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Respo
     })?;
     let update = Mapping::parse(&body)?;
     let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    check_blocks(&svcs, Level::MetadataWrite)?;
     // Validate against every index first, so a conflict on one changes none.
     for svc in &svcs {
         svc.meta().mapping.merged(&update)?;
@@ -233,7 +258,9 @@ pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
     let names = p.list("name");
     let include_defaults = p.bool("include_defaults", false)?;
     let mut out = Map::new();
-    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    check_blocks(&svcs, Level::MetadataRead)?;
+    for svc in svcs {
         let m = svc.meta();
         let mut settings = m.settings.flat.clone();
         // OpenSearch adds the readable forms whenever `human` is present, even `human=false`.
@@ -291,6 +318,10 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
         _ => body,
     };
     let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    // A block may always be lifted (one block setting alone), else blocks refuse the update.
+    if !blocks::lifts_block(&crate::index::settings::flatten(&body)?) {
+        check_blocks(&svcs, Level::MetadataWrite)?;
+    }
     for svc in &svcs {
         let m = svc.meta();
         m.settings.updated(&body, &m.name, &m.uuid)?;
@@ -302,6 +333,41 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
         })?;
     }
     Ok(Response::acknowledged())
+}
+
+/// `PUT /<index>/_block/<block>`: sets the block's setting on the target indices that do not
+/// have it yet, and names those (OpenSearch lists them in an order that follows their UUIDs;
+/// Quarry in the `HashMap` order of their names).
+pub fn add_block(node: &Node, p: &Params) -> Result<Response> {
+    let block = blocks::Block::from_api_name(p.required("block")?)?;
+    // A pattern matching nothing blocks nothing (`IndicesOptions.strictExpandOpen`).
+    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    // A block that itself holds metadata changes may be added whatever holds them already.
+    if !block.refuses(Level::MetadataWrite) {
+        check_blocks(&svcs, Level::MetadataWrite)?;
+    }
+    let change = json!({ block.setting(): true });
+    let mut blocked: Vec<(String, ())> = Vec::new();
+    for svc in &svcs {
+        if svc.meta().settings.blocks.has(block) {
+            continue;
+        }
+        svc.update_meta(|m| {
+            m.settings = m.settings.updated(&change, &m.name, &m.uuid)?;
+            Ok(())
+        })?;
+        blocked.push((svc.name(), ()));
+    }
+    crate::util::java_hash::hash_order(&mut blocked);
+    let indices: Vec<Value> = blocked
+        .into_iter()
+        .map(|(name, _)| json!({"name": name, "blocked": true}))
+        .collect();
+    Ok(Response::ok(&json!({
+        "acknowledged": true,
+        "shards_acknowledged": !indices.is_empty(),
+        "indices": indices,
+    })))
 }
 
 fn shard_totals(svcs: &[Arc<IndexService>]) -> (u32, u32) {
@@ -457,6 +523,7 @@ pub fn stats(node: &Node, p: &Params) -> Result<Response> {
                 .any(|m| m == "_all" || m == section || (m == "merge" && section == "merges"))
     };
     let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    check_blocks(&svcs, Level::MetadataRead)?;
     let (total, ok) = shard_totals(&svcs);
     let mut all = json!({});
     let mut indices = Map::new();

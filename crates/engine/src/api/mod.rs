@@ -93,6 +93,7 @@ pub fn execute(
         "indices:admin/mapping/put" => indices::put_mapping(node, params, body),
         "indices:monitor/settings/get" => indices::get_settings(node, params),
         "indices:admin/settings/update" => indices::put_settings(node, params, body),
+        "indices:admin/block/add" => indices::add_block(node, params),
         "indices:admin/refresh" => indices::refresh(node, params),
         "indices:admin/flush" => indices::flush(node, params),
         "indices:admin/forcemerge" => forcemerge::force_merge(node, params),

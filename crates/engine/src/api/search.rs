@@ -79,6 +79,11 @@ pub(crate) fn shard_targets(
 ) -> Result<Vec<ShardTarget>> {
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let (services, resolved) = node.resolve_read(p.str("index").unwrap_or("_all"), opts)?;
+    let metas: Vec<_> = services.iter().map(|s| s.meta()).collect();
+    crate::metadata::blocks::check_first(
+        metas.iter().map(|m| m.as_ref()),
+        crate::metadata::blocks::Level::Read,
+    )?;
     // `indices_boost`: each expression resolved (a missing concrete name is an error), the
     // first one naming an index wins.
     let mut boost_of: Vec<(String, f32)> = Vec::new();

@@ -39,6 +39,7 @@ pub fn segments(node: &Node, p: &Params) -> Result<Response> {
     p.bool("verbose", false)?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
     let services = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    super::indices::check_blocks(&services, crate::metadata::blocks::Level::MetadataRead)?;
     let version = engine_version();
     let (mut total, mut primaries) = (0u32, 0u32);
     let mut indices = Map::new();

@@ -46,6 +46,19 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
             return Ok(Response::ok(&out));
         }
     };
+    // A block fails the validation, not the request: OpenSearch answers any failure after the
+    // query's rewrite as an invalid query with the failure's message.
+    let metas: Vec<_> = services.iter().map(|s| s.meta()).collect();
+    if let Err(e) = crate::metadata::blocks::check(
+        metas.iter().map(|m| m.as_ref()),
+        crate::metadata::blocks::Level::Read,
+    ) {
+        return Ok(Response::ok(&json!({
+            "_shards": {"total": 0, "successful": 0, "failed": 0},
+            "valid": false,
+            "explanations": [{"valid": false, "error": e.reason}],
+        })));
+    }
     super::terms_lookup::resolve(node, &mut ast)?;
     // `rewrite` and `all_shards` print explanations too; `all_shards` one per shard, in
     // OpenSearch's shard order (number, then index).

@@ -25,6 +25,7 @@ pub struct IndexSettings {
     pub max_result_window: u64,
     pub max_token_count: u64,
     pub hidden: bool,
+    pub blocks: crate::metadata::blocks::Blocks,
 }
 
 /// Values of settings nobody set, as `include_defaults` shows them.
@@ -50,7 +51,9 @@ fn known(key: &str) -> Option<Kind> {
     if key.starts_with("index.analysis.") {
         return Some(Static);
     }
-    if key.starts_with("index.blocks.")
+    if crate::metadata::blocks::Block::ALL
+        .iter()
+        .any(|b| b.setting() == key)
         || key.starts_with("index.search.slowlog.")
         || key.starts_with("index.indexing.slowlog.")
     {
@@ -249,6 +252,7 @@ impl IndexSettings {
             int_setting(&flat, "index.analyze.max_token_count", 10_000, 1, None)? as u64;
         int_setting(&flat, "index.mapping.total_fields.limit", 1000, 0, None)?;
         let hidden = bool_setting(&flat, "index.hidden")?;
+        let blocks = crate::metadata::blocks::Blocks::from_settings(&flat)?;
         Ok(IndexSettings {
             flat,
             number_of_shards,
@@ -259,6 +263,7 @@ impl IndexSettings {
             max_result_window,
             max_token_count,
             hidden,
+            blocks,
         })
     }
 

@@ -1,4 +1,5 @@
 pub mod auto_create;
+pub mod blocks;
 pub mod cluster_settings;
 pub mod index_name;
 pub mod preference;
