@@ -7,6 +7,7 @@ import type { EngineParams, EngineResponse } from '../engine';
 import type { Task } from '../tasks/task-manager';
 import { authenticate } from '../security/authenticate';
 import { authorize, authorizeItems } from '../security/authorize';
+import { carriesItems } from '../security/item-targets';
 import type { Principal } from '../security/principal';
 import { lingerOnRefusedBody } from './linger';
 import { bodyOf, hasUnreadBody, joinBody, rawBody, type RawBody } from './raw-body';
@@ -95,6 +96,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     return trigger !== undefined && query[trigger] !== undefined;
   };
   const engineAction = spec.engineAction ?? spec.action;
+  // Whether the body carries targets of its own (bulk, multi-get, multi-search) to authorize.
+  const composite = carriesItems(spec.action);
   const cancellable = spec.cancellable === true;
   // 7. the task ends; a cancel that reached the engine after its request finished is dropped.
   const end = (t: Task): void => {
@@ -189,7 +192,7 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       // 3. may they
       if (principal !== undefined) {
         authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
-        authorizeItems(principal, spec.action, () => joinBody(body), params.index);
+        if (composite) authorizeItems(principal, spec.action, joinBody(body), params.index);
       }
       // 4. the request is a task while it runs
       const opaque = request.headers['x-opaque-id'];

@@ -71,17 +71,6 @@ export function scrollOptions(params: Readonly<Record<string, string>>, body: Re
   };
 }
 
-export function parseBodyObject(body: Buffer | undefined): Record<string, unknown> {
-  if (body === undefined || body.length === 0) return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new OpenSearchError(400, 'parse_exception', `request body is not valid JSON: ${(err as Error).message}`);
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new OpenSearchError(400, 'parse_exception', 'request body must be a JSON object');
-  return v as Record<string, unknown>;
-}
 
 const REINDEX_FIELDS = new Set(['source', 'dest', 'conflicts', 'max_docs', 'size', 'script']);
 const DEST_FIELDS = new Set(['index', 'op_type', 'version_type', 'routing', 'pipeline', 'type']);

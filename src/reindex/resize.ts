@@ -8,6 +8,7 @@ import { OpenSearchError } from '../http/errors';
 import { illegalArgument, validationFailed } from '../http/error-table';
 import { encodeJsonString } from '../http/raw-json';
 import { locator } from '../http/body-locator';
+import { readJsonObject } from '../http/json-body';
 import type { NodeContext } from '../node-context';
 import { runBulkByScroll, sourceText } from './bulk-by-scroll';
 
@@ -25,14 +26,7 @@ function flatten(prefix: string, value: unknown, out: Record<string, unknown>): 
 }
 
 function bodyOf(body: Buffer | undefined): { settings: Record<string, unknown>; aliases: Record<string, unknown> | undefined } {
-  if (body === undefined || body.length === 0) return { settings: {}, aliases: undefined };
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new OpenSearchError(400, 'parse_exception', `request body is not valid JSON: ${(err as Error).message}`);
-  }
-  const o = (v ?? {}) as Record<string, unknown>;
+  const o = readJsonObject(body);
   for (const k of Object.keys(o)) {
     if (k !== 'settings' && k !== 'aliases') throw new OpenSearchError(400, 'x_content_parse_exception', `${locator(body)([k], 'key')}[resize_request] unknown field [${k}]`);
   }

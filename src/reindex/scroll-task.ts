@@ -6,13 +6,10 @@ import type { EngineResponse } from '../engine';
 import type { NodeContext } from '../node-context';
 import type { Task } from '../tasks/task-manager';
 import { formatMillis } from '../config/units';
-import { withJavaFloats } from '../http/java-float';
+import { jsonResponse } from '../http/json-response';
 import { finishInBackground } from '../tasks/background';
 import { runBulkByScroll, type BulkByScrollJob } from './bulk-by-scroll';
 
-function json(status: number, value: unknown): EngineResponse {
-  return { status, body: Buffer.from(withJavaFloats(JSON.stringify(value))) };
-}
 
 /** A kept response is written as OpenSearch keeps it: with the human-readable throttle times. */
 function humanized(response: Record<string, unknown>): Record<string, unknown> {
@@ -45,7 +42,7 @@ export async function runScrollTask(
     let response: Record<string, unknown> = {};
     const done = runBulkByScroll(node.engine, task, job).then((o) => {
       response = o.response;
-      return json(o.status, o.response);
+      return jsonResponse(o.response, o.status, true);
     });
     return report(`${nodeId}:${task.id}`, done).then((out) => ({ out, response }));
   };
@@ -60,5 +57,5 @@ export async function runScrollTask(
     task,
     run(task).then(({ response }) => humanized(response)),
   );
-  return json(200, { task: `${nodeId}:${task.id}` });
+  return jsonResponse({ task: `${nodeId}:${task.id}` });
 }

@@ -23,6 +23,10 @@ export const ITEM_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   'indices:data/read/mget': ['indices:data/read/mget'],
 };
 
+export function carriesItems(action: string): boolean {
+  return Object.prototype.hasOwnProperty.call(ITEM_ACTIONS, action);
+}
+
 function lines(body: Buffer): string[] {
   return body.toString('utf8').split('\n');
 }

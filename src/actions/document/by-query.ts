@@ -7,7 +7,8 @@ import { encodeJsonString } from '../../http/raw-json';
 import { illegalArgument } from '../../http/error-table';
 import type { NodeContext } from '../../node-context';
 import type { Hit } from '../../reindex/bulk-by-scroll';
-import { parseBodyObject, scrollOptions } from '../../reindex/request';
+import { scrollOptions } from '../../reindex/request';
+import { readJsonObject } from '../../http/json-body';
 import { locator } from '../../http/body-locator';
 import { runScrollTask } from '../../reindex/scroll-task';
 
@@ -37,7 +38,7 @@ export interface ByQuery {
 
 export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQuery): Promise<EngineResponse> {
   const p = request.params;
-  const body = parseBodyObject(request.body);
+  const body = readJsonObject(request.body);
   const options = scrollOptions(p, body, spec.name, p.conflicts, locator(request.body));
   const { conflicts: _c, max_docs: _m, ...search } = body;
   if (search.script !== undefined) throw illegalArgument('[script] is not supported: Quarry has no scripting language');

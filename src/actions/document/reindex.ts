@@ -1,6 +1,7 @@
 import { route, type ActionSpec } from '../../http/action';
 import { encodeJsonString } from '../../http/raw-json';
-import { parseBodyObject, parseReindex } from '../../reindex/request';
+import { parseReindex } from '../../reindex/request';
+import { readJsonObject } from '../../http/json-body';
 import { locator } from '../../http/body-locator';
 import { sourceText, type Hit } from '../../reindex/bulk-by-scroll';
 import { runScrollTask } from '../../reindex/scroll-task';
@@ -17,7 +18,7 @@ export const documentReindex: ActionSpec = {
   routes: [route('POST', '/_reindex')],
   params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'slices', 'scroll', 'max_docs', 'require_alias'],
   run: (request, node) => {
-    const req = parseReindex(request.params, parseBodyObject(request.body), locator(request.body));
+    const req = parseReindex(request.params, readJsonObject(request.body), locator(request.body));
     const dest = encodeJsonString(req.destIndex);
     const op = req.opType;
     const routingOf = (hit: Hit): string | undefined => {

@@ -2,6 +2,7 @@ import { route, type ActionSpec, type ActionRequest } from '../../http/action';
 import type { EngineResponse } from '../../engine';
 import type { NodeContext } from '../../node-context';
 import { parseBoolParam } from '../../http/common-params';
+import { jsonResponse } from '../../http/json-response';
 import { runResize, type ResizeKind } from '../../reindex/resize';
 import { answerJson, finishInBackground } from '../../tasks/background';
 import { resizeOutcome } from '../../lron/resize-outcome';
@@ -9,9 +10,6 @@ import { resizeOutcome } from '../../lron/resize-outcome';
 const ACTION = 'indices:admin/resize';
 const PARAMS = ['wait_for_active_shards', 'timeout', 'master_timeout', 'cluster_manager_timeout', 'wait_for_completion', 'task_execution_timeout', 'copy_settings'];
 
-function answer(value: unknown): EngineResponse {
-  return { status: 200, body: Buffer.from(JSON.stringify(value)) };
-}
 
 // `POST|PUT /<index>/_clone|_shrink|_split/<target>`: a new index with the source's mappings and
 // settings and a copy of its documents (see reindex/resize.ts). With
@@ -25,7 +23,7 @@ function resize(kind: ResizeKind): (request: ActionRequest, node: NodeContext) =
     const nodeId = node.engine.nodeId;
     // Its end fires the notification settings of its task and of resizes (src/lron).
     const run = (taskId: number): Promise<EngineResponse> =>
-      node.lron.watch(`${nodeId}:${taskId}`, ACTION, runResize(node, kind, source, target, request.body).then(answer), (response, error) =>
+      node.lron.watch(`${nodeId}:${taskId}`, ACTION, runResize(node, kind, source, target, request.body).then((r) => jsonResponse(r)), (response, error) =>
         resizeOutcome(kind, source, target, node.config.cluster.name, response === undefined, error),
       );
     const description = `${kind} from [${source}] to [${target}]`;
@@ -36,7 +34,7 @@ function resize(kind: ResizeKind): (request: ActionRequest, node: NodeContext) =
     const task = node.tasks.register(ACTION, undefined, false);
     task.description = description;
     finishInBackground(node, task, run(task.id).then((r) => answerJson(r.body)));
-    return answer({ task: `${nodeId}:${task.id}` });
+    return jsonResponse({ task: `${nodeId}:${task.id}` });
   };
 }
 

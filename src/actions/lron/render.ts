@@ -4,9 +4,7 @@ import { DOC_ID_PREFIX, lronConfigJson } from '../../lron/lron-config';
 import type { StoredLron } from '../../lron/lron-store';
 import { invalidLronId } from '../../lron/errors';
 
-export function json(body: unknown, status = 200): EngineResponse {
-  return { status, body: Buffer.from(JSON.stringify(body)) };
-}
+export { jsonResponse as json } from '../../http/json-response';
 
 /** `{"lron_configs": [{"_id", "lron_config"}…], "total_number"}`. */
 export function lronConfigsJson(hits: ReadonlyArray<[string, StoredLron]>, total: number): Record<string, unknown> {

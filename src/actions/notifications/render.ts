@@ -4,9 +4,7 @@ import type { EngineResponse } from '../../engine';
 import type { StoredConfig } from '../../notifications/config-store';
 import { notificationConfigJson } from '../../notifications/notification-config';
 
-export function json(body: unknown, status = 200): EngineResponse {
-  return { status, body: Buffer.from(JSON.stringify(body)) };
-}
+export { jsonResponse as json } from '../../http/json-response';
 
 /** `NotificationConfigInfo`: id, update and creation times, the config. */
 export function configInfoJson(id: string, doc: StoredConfig): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { route, type ActionSpec } from '../../http/action';
 import { parseCreateRequest } from '../../security/api-keys';
-import { apiKeysOf, jsonAnswer, jsonBody } from './api-key-service';
+import { readJsonObject } from '../../http/json-body';
+import { apiKeysOf, jsonAnswer } from './api-key-service';
 
 // `PUT /_plugins/_security/api/apikey`: a new key, its secret shown this once.
 export const apiKeyCreate: ActionSpec = {
@@ -9,7 +10,7 @@ export const apiKeyCreate: ActionSpec = {
   params: [],
   run: async (request, node) => {
     const keys = apiKeysOf(node);
-    const req = parseCreateRequest(jsonBody(request.body));
+    const req = parseCreateRequest(readJsonObject(request.body, true));
     // The pipeline authenticated the request, so a principal is there whenever security is on.
     if (request.principal === undefined) throw new Error('API key creation without a principal');
     return jsonAnswer(await keys.create(request.principal, req));

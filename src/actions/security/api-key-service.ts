@@ -1,7 +1,5 @@
-// What the API-key actions share: the node's key service, refused when the feature is off, and
-// the JSON body of a create request.
-import { apiKeysDisabled, bodyRequired, illegalArgument } from '../../http/error-table';
-import { OpenSearchError } from '../../http/errors';
+// What the API-key actions share: the node's key service, refused when the feature is off.
+import { apiKeysDisabled, illegalArgument } from '../../http/error-table';
 import type { NodeContext } from '../../node-context';
 import type { ApiKeys } from '../../security/api-keys';
 
@@ -12,15 +10,4 @@ export function apiKeysOf(node: NodeContext): ApiKeys {
   return security.apiKeys;
 }
 
-export function jsonBody(body: Buffer | undefined): unknown {
-  if (body === undefined || body.length === 0) throw bodyRequired();
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch (err) {
-    throw new OpenSearchError(400, 'parse_exception', `request body is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-export function jsonAnswer(value: unknown): { status: number; body: Buffer } {
-  return { status: 200, body: Buffer.from(JSON.stringify(value)) };
-}
+export { jsonResponse as jsonAnswer } from '../../http/json-response';

@@ -6,6 +6,7 @@
 import { hash } from '@node-rs/bcrypt';
 import { route, type ActionRequest, type ActionSpec } from '../../http/action';
 import type { EngineResponse } from '../../engine';
+import { jsonResponse } from '../../http/json-response';
 import type { NodeContext } from '../../node-context';
 import { SecurityConfigError, type Doc, type SecurityDocType } from '../../security/security-config';
 import type { Security } from '../../security/security';
@@ -25,12 +26,8 @@ const FIELDS: Readonly<Record<SecurityDocType, readonly string[]>> = {
   actiongroups: ['allowed_actions', 'type', 'description'],
 };
 
-function answer(status: number, body: unknown): EngineResponse {
-  return { status, body: Buffer.from(JSON.stringify(body)) };
-}
-
 function message(status: number, word: string, text: string): EngineResponse {
-  return answer(status, { status: word, message: text });
+  return jsonResponse({ status: word, message: text }, status);
 }
 
 function securityOf(node: NodeContext): Security | EngineResponse {
@@ -80,11 +77,11 @@ function get(type: SecurityDocType) {
     if (name !== undefined) {
       const entry = all[name];
       if (entry === undefined) return message(404, 'NOT_FOUND', `Resource '${name}' not found.`);
-      return answer(200, { [name]: shown(type, (entry ?? {}) as Doc, store.isStatic(type, name)) });
+      return jsonResponse({ [name]: shown(type, (entry ?? {}) as Doc, store.isStatic(type, name)) });
     }
     const out: Doc = {};
     for (const [k, v] of Object.entries(all)) out[k] = shown(type, (v ?? {}) as Doc, store.isStatic(type, k));
-    return answer(200, out);
+    return jsonResponse(out);
   };
 }
 
@@ -110,7 +107,7 @@ function put(type: SecurityDocType) {
     if ('refused' in parsed) return parsed.refused;
     const doc = parsed.doc;
     const invalid = Object.keys(doc).filter((k) => !FIELDS[type].includes(k));
-    if (invalid.length > 0) return answer(400, { status: 'error', reason: 'Invalid configuration', invalid_keys: { keys: invalid.join(',') } });
+    if (invalid.length > 0) return jsonResponse({ status: 'error', reason: 'Invalid configuration', invalid_keys: { keys: invalid.join(',') } }, 400);
     const existing = allEntries(security, type)[name] as Doc | undefined;
     const entry: Doc = { ...doc };
     if (type === 'internalusers') {

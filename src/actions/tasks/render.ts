@@ -4,7 +4,8 @@ import type { NodeContext } from '../../node-context';
 import type { Task } from '../../tasks/task-manager';
 import { taskJson, type GroupBy } from '../../tasks/task-info';
 import { nodeHeader } from '../nodes/facts';
-import { withJavaFloats } from '../../http/java-float';
+import { jsonResponse } from '../../http/json-response';
+import type { EngineResponse } from '../../engine';
 
 export function tasksBody(node: NodeContext, tasks: readonly Task[], groupBy: GroupBy, detailed: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const nodeId = node.engine.nodeId;
@@ -30,7 +31,7 @@ export function nodeFailure(nodeId: string, cause: Record<string, unknown>): Rec
   return { type: 'failed_node_exception', reason: `Failed node [${nodeId}]`, node_id: nodeId, caused_by: cause };
 }
 
-export function json(body: unknown): { status: number; body: Buffer } {
-  // a long-running task's `status` carries a Java float
-  return { status: 200, body: Buffer.from(withJavaFloats(JSON.stringify(body))) };
+/** A tasks answer: a long-running task's `status` carries a Java float. */
+export function json(body: unknown): EngineResponse {
+  return jsonResponse(body, 200, true);
 }
