@@ -18,6 +18,9 @@ import { renderError } from './render-error';
 
 const UNIVERSAL = ['pretty', 'human', 'error_trace', 'filter_path'] as const;
 
+/** `run` has not authenticated the request yet. */
+const UNASKED: unique symbol = Symbol('unasked');
+
 function queryParams(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
   const q = request.query as Record<string, string | string[] | undefined>;
@@ -147,6 +150,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     }
   };
 
+  // Called first without a principal (`UNASKED`): it checks the body's type and authenticates;
+  // a credential that needs a bcrypt check calls it again with the principal once known.
   const run = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -155,40 +160,28 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
     body: RawBody | undefined,
     errorTrace: boolean,
     pretty: boolean,
-  ): void => {
-    try {
-      const contentType = request.headers['content-type'];
-      if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
-        throw unsupportedContentType(contentType);
-      }
-      // 2. who is asking (a credential seen before answers at once; a new one is checked off the loop)
-      const security = node.security;
-      const principal = security === undefined || spec.unauthenticated === true ? undefined : authenticate(security, request);
-      if (principal instanceof Promise) {
-        principal.then(
-          (p) => execute(request, reply, query, params, body, errorTrace, pretty, p),
-          (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
-        );
-        return;
-      }
-      execute(request, reply, query, params, body, errorTrace, pretty, principal);
-    } catch (err) {
-      sendError(request, reply, err, errorTrace, pretty);
-    }
-  };
-
-  const execute = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    query: Record<string, string>,
-    params: EngineParams,
-    body: RawBody | undefined,
-    errorTrace: boolean,
-    pretty: boolean,
-    principal: Principal | undefined,
+    who: Principal | undefined | typeof UNASKED = UNASKED,
   ): void => {
     let task: Task | undefined;
     try {
+      let principal: Principal | undefined;
+      if (who === UNASKED) {
+        const contentType = request.headers['content-type'];
+        if (body !== undefined && contentType !== undefined && !acceptedContentType(contentType)) {
+          throw unsupportedContentType(contentType);
+        }
+        // 2. who is asking (a credential seen before answers at once; a new one is checked off the loop)
+        const security = node.security;
+        const known = security === undefined || spec.unauthenticated === true ? undefined : authenticate(security, request);
+        if (known instanceof Promise) {
+          known.then(
+            (p) => run(request, reply, query, params, body, errorTrace, pretty, p),
+            (err: unknown) => sendError(request, reply, err, errorTrace, pretty),
+          );
+          return;
+        }
+        principal = known;
+      } else principal = who;
       // 3. may they
       if (principal !== undefined) {
         authorize(principal, spec.action, params.index === undefined ? [] : params.index.split(','));
