@@ -5,7 +5,7 @@ import type { NodeContext } from '../node-context';
 import type { Task } from '../tasks/task-manager';
 import type { Principal } from '../security/principal';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'PATCH';
 
 export interface Route {
   readonly method: HttpMethod;

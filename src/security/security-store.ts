@@ -11,6 +11,11 @@ import { buildSecurityModel, builtInDocs, readSecurityDocs, type Doc, type Inter
 
 export type StoredEntry = Doc | null;
 
+interface PendingChange {
+  readonly type: SecurityDocType;
+  readonly changes: ReadonlyArray<readonly [string, StoredEntry]>;
+}
+
 export class SecurityStore {
   private readonly files: SecurityDocs;
   private current: SecurityModel;
@@ -52,15 +57,21 @@ export class SecurityStore {
   }
 
   /** Sets an entry; the whole configuration is rebuilt first, so an entry it refuses is not kept. */
-  async put(type: SecurityDocType, name: string, entry: Doc): Promise<void> {
-    this.current = this.build(this.docs({ type, name, entry }));
-    await this.system.put(`${type}/${name}`, entry);
-    for (const l of this.listeners) l();
+  put(type: SecurityDocType, name: string, entry: Doc): Promise<void> {
+    return this.change(type, [[name, entry]]);
   }
 
-  async remove(type: SecurityDocType, name: string): Promise<void> {
-    this.current = this.build(this.docs({ type, name, entry: null }));
-    await this.system.put(`${type}/${name}`, null);
+  remove(type: SecurityDocType, name: string): Promise<void> {
+    return this.change(type, [[name, null]]);
+  }
+
+  /**
+   * Sets (or, with `null`, deletes) several entries of a type at once: all are checked together
+   * before any is kept, so a patch of a collection applies whole or not at all.
+   */
+  async change(type: SecurityDocType, changes: ReadonlyArray<readonly [string, StoredEntry]>): Promise<void> {
+    this.current = this.build(this.docs({ type, changes }));
+    await Promise.all(changes.map(([name, entry]) => this.system.put(`${type}/${name}`, entry)));
     for (const l of this.listeners) l();
   }
 
@@ -68,14 +79,14 @@ export class SecurityStore {
     return buildSecurityModel(docs, this.admin);
   }
 
-  private merged(type: SecurityDocType, change?: { type: SecurityDocType; name: string; entry: StoredEntry }): Doc | undefined {
+  private merged(type: SecurityDocType, change?: PendingChange): Doc | undefined {
     const base = this.files[type] ?? (type === 'rolesmapping' ? builtInDocs('rolesmapping') : undefined);
     const prefix = `${type}/`;
-    const changes: Array<[string, StoredEntry]> = this.system
+    const changes: Array<readonly [string, StoredEntry]> = this.system
       .entries()
       .filter(([k]) => k.startsWith(prefix))
       .map(([k, v]) => [k.slice(prefix.length), v as StoredEntry]);
-    if (change !== undefined && change.type === type) changes.push([change.name, change.entry]);
+    if (change !== undefined && change.type === type) changes.push(...change.changes);
     if (changes.length === 0) return base;
     const out: Doc = { ...(base ?? {}) };
     for (const [name, entry] of changes) {
@@ -85,7 +96,7 @@ export class SecurityStore {
     return out;
   }
 
-  private docs(change?: { type: SecurityDocType; name: string; entry: StoredEntry }): SecurityDocs {
+  private docs(change?: PendingChange): SecurityDocs {
     return {
       config: this.files.config,
       internalusers: this.merged('internalusers', change),

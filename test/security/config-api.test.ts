@@ -110,4 +110,64 @@ describe('security REST API', () => {
       await s.close();
     }
   });
+  it('patches one entry or the whole collection, all or nothing', async () => {
+    const s = await securedApp({}, {}, dir);
+    try {
+      const patchCall = (url: string, ops: unknown, auth = ADMIN) => call(s, 'PATCH', url, auth, ops);
+      expect((await call(s, 'PUT', `${API}/internalusers/dave`, ADMIN, { password: 'dave-pw-1', backend_roles: ['a'] })).status).toBe(201);
+      // one entry: its fields by pointer; the hash is kept, the password still works
+      expect(await patchCall(`${API}/internalusers/dave`, [{ op: 'add', path: '/backend_roles/-', value: 'b' }, { op: 'add', path: '/attributes', value: { team: 'x' } }])).toEqual({
+        status: 200,
+        body: { status: 'OK', message: "'dave' updated." },
+      });
+      expect((await call(s, 'GET', '/_plugins/_security/authinfo', basic('dave', 'dave-pw-1'))).body).toMatchObject({ backend_roles: ['a', 'b'] });
+      expect((await call(s, 'GET', `${API}/internalusers/dave`, ADMIN)).body.dave.attributes).toEqual({ team: 'x' });
+      // a new password through a patch is hashed, and the old one stops
+      expect((await patchCall(`${API}/internalusers/dave`, [{ op: 'add', path: '/password', value: 'dave-pw-2' }])).status).toBe(200);
+      expect((await call(s, 'GET', '/_plugins/_security/authinfo', basic('dave', 'dave-pw-1'))).status).toBe(401);
+      expect((await call(s, 'GET', '/_plugins/_security/authinfo', basic('dave', 'dave-pw-2'))).status).toBe(200);
+      expect((await call(s, 'GET', `${API}/internalusers/dave`, ADMIN)).body.dave.hash).toBe('');
+
+      // the collection: create one, change one, delete one in a single patch
+      expect((await call(s, 'PUT', `${API}/roles/old_role`, ADMIN, { cluster_permissions: ['cluster_monitor'] })).status).toBe(201);
+      const ops = [
+        { op: 'add', path: '/new_role', value: { cluster_permissions: ['cluster_composite_ops_ro'] } },
+        { op: 'replace', path: '/old_role/cluster_permissions', value: ['cluster_all'] },
+      ];
+      expect(await patchCall(`${API}/roles`, ops)).toEqual({ status: 200, body: { status: 'OK', message: 'Resource updated.' } });
+      expect((await call(s, 'GET', `${API}/roles/new_role`, ADMIN)).body.new_role.cluster_permissions).toEqual(['cluster_composite_ops_ro']);
+      expect((await call(s, 'GET', `${API}/roles/old_role`, ADMIN)).body.old_role.cluster_permissions).toEqual(['cluster_all']);
+      expect((await patchCall(`${API}/roles`, [{ op: 'remove', path: '/old_role' }])).status).toBe(200);
+      expect((await call(s, 'GET', `${API}/roles/old_role`, ADMIN)).status).toBe(404);
+
+      // all or nothing: a refused entry keeps the valid one in the same patch out too
+      const mixed = await patchCall(`${API}/roles`, [
+        { op: 'add', path: '/r_ok', value: { cluster_permissions: [] } },
+        { op: 'add', path: '/r_bad', value: { colour: 'red' } },
+      ]);
+      expect(mixed).toEqual({ status: 400, body: { status: 'error', reason: 'Invalid configuration', invalid_keys: { keys: 'colour' } } });
+      expect((await call(s, 'GET', `${API}/roles/r_ok`, ADMIN)).status).toBe(404);
+
+      // refusals: reserved entries, a missing entry, bad patch documents, callers without the permission
+      expect(await patchCall(`${API}/roles/all_access`, [{ op: 'replace', path: '/cluster_permissions', value: [] }])).toEqual({ status: 403, body: { status: 'FORBIDDEN', message: "Resource 'all_access' is reserved." } });
+      expect((await patchCall(`${API}/roles`, [{ op: 'remove', path: '/all_access' }])).status).toBe(403);
+      expect((await patchCall(`${API}/internalusers`, [{ op: 'remove', path: '/admin' }])).status).toBe(403);
+      expect(await patchCall(`${API}/roles/nope`, [{ op: 'add', path: '/description', value: 'x' }])).toEqual({ status: 404, body: { status: 'NOT_FOUND', message: "Resource 'nope' not found." } });
+      expect(await patchCall(`${API}/roles`, { op: 'add' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', message: 'Wrong request body' } });
+      expect(await patchCall(`${API}/roles`, [])).toEqual({ status: 400, body: { status: 'BAD_REQUEST', message: 'Wrong request body' } });
+      expect(await patchCall(`${API}/roles`, [{ op: 'move', from: '/a', path: '/b' }])).toEqual({
+        status: 400,
+        body: { status: 'BAD_REQUEST', message: 'Unsupported patch operation: move. Supported are: add,replace,remove' },
+      });
+      expect(await patchCall(`${API}/roles/new_role`, [{ op: 'remove', path: '/description' }])).toEqual({
+        status: 400,
+        body: { status: 'BAD_REQUEST', message: '[REMOVE Operation] Missing field "description" at root' },
+      });
+      const denied = await patchCall(`${API}/roles/new_role`, [{ op: 'add', path: '/description', value: 'x' }], basic('dave', 'dave-pw-2'));
+      expect(denied.status).toBe(403);
+      expect(denied.body.error.reason).toContain('no permissions for [restapi:admin/roles/patch]');
+    } finally {
+      await s.close();
+    }
+  });
 });
