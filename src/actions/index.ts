@@ -2,6 +2,7 @@
 import type { ActionSpec } from '../http/action';
 import { clusterMain } from './cluster/main';
 import { clusterHealth } from './cluster/health';
+import { clusterStateAction } from './cluster/state';
 import { clusterGetSettings } from './cluster/get-settings';
 import { clusterPutSettings } from './cluster/put-settings';
 import { indicesCreate } from './indices/create';
@@ -81,6 +82,7 @@ import { configApi } from './security/config-api';
 export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
   clusterHealth,
+  clusterStateAction,
   clusterGetSettings,
   clusterPutSettings,
   indicesCreate,

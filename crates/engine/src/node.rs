@@ -57,6 +57,10 @@ pub struct Node {
     pub stored_scripts: crate::metadata::stored_scripts::StoredScripts,
     /// The running requests the tasks API can cancel.
     pub cancellations: crate::util::cancellation::Cancellations,
+    /// A tombstone for each deleted index (the cluster state's `index-graveyard`).
+    pub index_graveyard: crate::metadata::index_graveyard::IndexGraveyard,
+    /// `version` and `state_uuid` of `GET /_cluster/state`.
+    pub state_version: crate::api::cluster_state::StateVersion,
     indices: RwLock<BTreeMap<String, Arc<IndexService>>>,
     /// Serializes index creation and deletion (and alias changes across indices).
     admin_lock: Mutex<()>,
@@ -132,11 +136,14 @@ impl Node {
         }
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let stored_scripts = crate::metadata::stored_scripts::StoredScripts::open(data)?;
+        let index_graveyard = crate::metadata::index_graveyard::IndexGraveyard::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id.into(),
             cluster_settings,
             stored_scripts,
+            index_graveyard,
             cancellations: Default::default(),
+            state_version: Default::default(),
             cluster_uuid: identity.cluster_uuid,
             indices: RwLock::new(indices),
             admin_lock: Mutex::new(()),
@@ -403,8 +410,13 @@ impl Node {
         };
         svc.close()?;
         let dir = svc.dir().to_path_buf();
+        let uuid = svc.meta().uuid.clone();
         drop(svc);
-        remove_index_dir(&dir)
+        remove_index_dir(&dir)?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        self.index_graveyard.bury(name, &uuid, now)
     }
 
     pub fn admin_lock(&self) -> parking_lot::MutexGuard<'_, ()> {

@@ -6,6 +6,7 @@ mod analyze;
 mod bulk;
 mod cat;
 mod cluster;
+pub(crate) mod cluster_state;
 mod document;
 pub(crate) mod explain;
 mod forcemerge;
@@ -82,6 +83,7 @@ pub fn execute(
     match action {
         "cluster:monitor/health" => cluster::health(node, params),
         "cluster:monitor/state/metadata" => cluster::node_info(node),
+        "cluster:monitor/state" => cluster_state::state(node, params),
         "cluster:monitor/settings" => cluster::get_settings(node, params),
         "cluster:admin/settings/update" => cluster::put_settings(node, params, body),
         "indices:admin/create" => indices::create(node, params, body),

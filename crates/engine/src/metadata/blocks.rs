@@ -61,6 +61,27 @@ impl Block {
         }
     }
 
+    /// How the cluster state lists the block: its id, and `description`, `retryable` and
+    /// `levels` as `ClusterBlock.toXContent` prints them.
+    pub fn state_entry(self) -> (String, Value) {
+        let mut parts = self.text().splitn(3, '/');
+        let (_status, id, description) = (parts.next(), parts.next(), parts.next());
+        let levels: Vec<&str> = self
+            .levels()
+            .iter()
+            .map(|l| match l {
+                Level::Read => "read",
+                Level::Write => "write",
+                Level::MetadataRead => "metadata_read",
+                Level::MetadataWrite => "metadata_write",
+            })
+            .collect();
+        (
+            id.unwrap_or_default().to_string(),
+            serde_json::json!({"description": description, "retryable": false, "levels": levels}),
+        )
+    }
+
     /// Whether the block refuses operations at `level`.
     pub fn refuses(self, level: Level) -> bool {
         self.levels().contains(&level)
@@ -123,6 +144,11 @@ impl Blocks {
             .iter()
             .position(|b| *b == block)
             .is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The blocks set, in the order OpenSearch lists them.
+    pub fn all(self) -> impl Iterator<Item = Block> {
+        Block::ALL.into_iter().filter(move |b| self.has(*b))
     }
 
     /// The blocks that refuse operations at `level`, in message order.
