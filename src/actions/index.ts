@@ -3,6 +3,7 @@ import type { ActionSpec } from '../http/action';
 import { clusterMain } from './cluster/main';
 import { clusterHealth } from './cluster/health';
 import { clusterStateAction } from './cluster/state';
+import { componentTemplateExists, deleteComponentTemplate, deleteIndexTemplate, getComponentTemplate, getIndexTemplate, indexTemplateExists, putComponentTemplate, putIndexTemplate, simulateIndexTemplate } from './indices/index-templates';
 import { clusterGetSettings } from './cluster/get-settings';
 import { clusterPutSettings } from './cluster/put-settings';
 import { indicesCreate } from './indices/create';
@@ -83,6 +84,15 @@ export const ACTIONS: readonly ActionSpec[] = [
   clusterMain,
   clusterHealth,
   clusterStateAction,
+  putIndexTemplate,
+  getIndexTemplate,
+  indexTemplateExists,
+  deleteIndexTemplate,
+  simulateIndexTemplate,
+  putComponentTemplate,
+  getComponentTemplate,
+  componentTemplateExists,
+  deleteComponentTemplate,
   clusterGetSettings,
   clusterPutSettings,
   indicesCreate,

@@ -75,7 +75,8 @@ export async function runResize(node: NodeContext, kind: ResizeKind, source: str
   for (const [k, v] of Object.entries(settings)) if (k.startsWith('index.blocks.')) blocks[k] = v;
   for (const [k, v] of Object.entries(current)) if (k.startsWith('index.blocks.') && !(k in asked)) blocks[k] = v;
   for (const k of Object.keys(blocks)) delete settings[k];
-  await engineJson(node, 'indices:admin/create', { index: target }, { settings, mappings, ...(aliases === undefined ? {} : { aliases }) });
+  // Templates do not apply to a resize's target: it copies its source.
+  await engineJson(node, 'indices:admin/create', { index: target, _skip_templates: 'true' }, { settings, mappings, ...(aliases === undefined ? {} : { aliases }) });
   const dest = encodeJsonString(target);
   const copy = node.tasks.register('indices:data/write/reindex', undefined, false);
   try {

@@ -49,6 +49,10 @@ pub enum ErrorKind {
     AggregationExecution,
     Settings,
     IndexClosed,
+    /// `invalid_index_template_exception`: a template refused on a put.
+    InvalidIndexTemplate,
+    /// `index_template_missing_exception`: deleting a template that is not there.
+    IndexTemplateMissing,
     AliasesNotFound,
     /// An index block refused the operation (`index.blocks.*`).
     ClusterBlock,
@@ -116,6 +120,8 @@ impl ErrorKind {
             AggregationExecution => ("aggregation_execution_exception", 500),
             Settings => ("settings_exception", 400),
             IndexClosed => ("index_closed_exception", 400),
+            InvalidIndexTemplate => ("invalid_index_template_exception", 400),
+            IndexTemplateMissing => ("index_template_missing_exception", 404),
             AliasesNotFound => ("aliases_not_found_exception", 404),
             ClusterBlock => ("cluster_block_exception", 403),
             NumberFormat => ("number_format_exception", 400),
@@ -180,6 +186,8 @@ impl ErrorKind {
             }
             Settings => "org.opensearch.common.settings.SettingsException",
             IndexClosed => "org.opensearch.indices.IndexClosedException",
+            InvalidIndexTemplate => "org.opensearch.indices.InvalidIndexTemplateException",
+            IndexTemplateMissing => "org.opensearch.indices.IndexTemplateMissingException",
             AliasesNotFound => "org.opensearch.rest.action.admin.indices.AliasesNotFoundException",
             ClusterBlock => "org.opensearch.cluster.block.ClusterBlockException",
             NumberFormat => "java.lang.NumberFormatException",

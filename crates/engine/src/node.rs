@@ -46,6 +46,14 @@ struct NodeIdentity {
     cluster_uuid: String,
 }
 
+/// Whether a new index takes what the index templates give it: every creation does but a
+/// resize's target, which copies its source's settings and mappings instead (as OpenSearch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Templates {
+    Apply,
+    Skip,
+}
+
 pub struct Node {
     pub config: NodeConfig,
     /// Shared with every search's shard targets (`_node` of a hit, `node` of a shard failure).
@@ -57,6 +65,8 @@ pub struct Node {
     pub stored_scripts: crate::metadata::stored_scripts::StoredScripts,
     /// The running requests the tasks API can cancel.
     pub cancellations: crate::util::cancellation::Cancellations,
+    /// `_index_template` and `_component_template`, applied to each new index.
+    pub index_templates: crate::metadata::index_templates::IndexTemplates,
     /// A tombstone for each deleted index (the cluster state's `index-graveyard`).
     pub index_graveyard: crate::metadata::index_graveyard::IndexGraveyard,
     /// `version` and `state_uuid` of `GET /_cluster/state`.
@@ -137,11 +147,13 @@ impl Node {
         let cluster_settings = crate::metadata::cluster_settings::ClusterSettings::open(data)?;
         let stored_scripts = crate::metadata::stored_scripts::StoredScripts::open(data)?;
         let index_graveyard = crate::metadata::index_graveyard::IndexGraveyard::open(data)?;
+        let index_templates = crate::metadata::index_templates::IndexTemplates::open(data)?;
         let node = Arc::new(Node {
             node_id: identity.node_id.into(),
             cluster_settings,
             stored_scripts,
             index_graveyard,
+            index_templates,
             cancellations: Default::default(),
             state_version: Default::default(),
             cluster_uuid: identity.cluster_uuid,
@@ -320,7 +332,7 @@ impl Node {
             return Err(Error::index_expression_not_found(name));
         }
         crate::metadata::auto_create::check(&self.config.auto_create_index, name)?;
-        match self.create_index(name, None, None, None) {
+        match self.create_index(name, None, None, None, Templates::Apply) {
             Ok(s) => Ok(s),
             Err(e) if e.kind == ErrorKind::ResourceAlreadyExists => self
                 .service(name)
@@ -335,6 +347,7 @@ impl Node {
         settings: Option<&Value>,
         mappings: Option<&Value>,
         aliases: Option<BTreeMap<String, crate::index::index_service::AliasMeta>>,
+        templates: Templates,
     ) -> Result<Arc<IndexService>> {
         validate_index_name(name)?;
         let _g = self.admin_lock.lock();
@@ -361,10 +374,15 @@ impl Node {
         }
         let uuid = ids::random_uuid();
         let now = chrono::Utc::now().timestamp_millis();
-        let settings = IndexSettings::for_new_index(settings, name, &uuid, now)?;
         if let Some(Value::Object(m)) = mappings {
             crate::index::mapping::reject_type_wrapper(m)?;
         }
+        let (templated_settings, templated_mappings, aliases) = match templates {
+            Templates::Apply => self.apply_templates(name, settings, mappings, aliases)?,
+            Templates::Skip => (settings.cloned(), mappings.cloned(), aliases),
+        };
+        let (settings, mappings) = (templated_settings.as_ref(), templated_mappings.as_ref());
+        let settings = IndexSettings::for_new_index(settings, name, &uuid, now)?;
         let mapping = match mappings {
             Some(m) => Mapping::parse(m).map_err(|e| {
                 Error::new(
@@ -401,6 +419,46 @@ impl Node {
         }
         self.indices.write().insert(name.to_string(), svc.clone());
         Ok(svc)
+    }
+
+    /// What a new index takes from the index template that matches it: the template's
+    /// settings under the request's, its mappings merged under the request's, its aliases
+    /// beside the request's (the request's win on a name both give).
+    #[allow(clippy::type_complexity)]
+    fn apply_templates(
+        &self,
+        name: &str,
+        settings: Option<&Value>,
+        mappings: Option<&Value>,
+        aliases: Option<BTreeMap<String, crate::index::index_service::AliasMeta>>,
+    ) -> Result<(
+        Option<Value>,
+        Option<Value>,
+        Option<BTreeMap<String, crate::index::index_service::AliasMeta>>,
+    )> {
+        let requested = match settings {
+            Some(s) => crate::index::settings::flatten(s)?,
+            None => BTreeMap::new(),
+        };
+        let hidden = requested.get("index.hidden").and_then(Value::as_str) == Some("true")
+            || requested.get("index.hidden") == Some(&Value::Bool(true));
+        let Some((_, template)) = self.index_templates.find(name, hidden) else {
+            return Ok((settings.cloned(), mappings.cloned(), aliases));
+        };
+        let resolved = self.index_templates.compose(&template);
+        let mut flat = resolved.settings.clone();
+        flat.extend(requested);
+        let merged_settings = Value::Object(flat.into_iter().collect());
+        let merged_mappings = crate::api::index_templates::composed_mapping(&resolved, mappings);
+        let mut merged_aliases = BTreeMap::new();
+        for (alias, def) in &resolved.aliases {
+            merged_aliases.insert(
+                alias.clone(),
+                crate::api::indices::parse_alias_body(alias, Some(def))?,
+            );
+        }
+        merged_aliases.extend(aliases.unwrap_or_default());
+        Ok((Some(merged_settings), merged_mappings, Some(merged_aliases)))
     }
 
     pub fn delete_index(&self, name: &str) -> Result<()> {

@@ -146,6 +146,12 @@ pub fn state(node: &Node, p: &Params) -> Result<Response> {
         (id, super::scripts::script_json(s).to_string()).hash(&mut h);
     }
     node.index_graveyard.render().to_string().hash(&mut h);
+    format!(
+        "{:?}{:?}",
+        node.index_templates.index_templates(),
+        node.index_templates.component_templates()
+    )
+    .hash(&mut h);
     let (version, state_uuid) = node.state_version.of(h.finish());
 
     let mut out = Map::new();
@@ -192,6 +198,39 @@ pub fn state(node: &Node, p: &Params) -> Result<Response> {
             node.index_graveyard.render()
         };
         md.insert("index-graveyard".into(), graveyard);
+        if !filtered {
+            let (index_templates, component_templates) = (
+                node.index_templates.index_templates(),
+                node.index_templates.component_templates(),
+            );
+            if !index_templates.is_empty() {
+                let t: Map<String, Value> = index_templates
+                    .iter()
+                    .map(|(n, t)| {
+                        (
+                            n.clone(),
+                            super::index_templates::render_index_template(t, flat),
+                        )
+                    })
+                    .collect();
+                md.insert("index_template".into(), json!({ "index_template": t }));
+            }
+            if !component_templates.is_empty() {
+                let t: Map<String, Value> = component_templates
+                    .iter()
+                    .map(|(n, t)| {
+                        (
+                            n.clone(),
+                            super::index_templates::render_component_template(t, flat),
+                        )
+                    })
+                    .collect();
+                md.insert(
+                    "component_template".into(),
+                    json!({ "component_template": t }),
+                );
+            }
+        }
         if !filtered && !scripts.is_empty() {
             // OpenSearch keeps them in a Java `HashMap`, and lists them in its order.
             let mut stored: Vec<(String, Value)> = scripts

@@ -21,7 +21,7 @@ pub(super) fn body_json(body: Option<&[u8]>) -> Result<Option<Value>> {
     }
 }
 
-pub(super) fn parse_alias_body(name: &str, v: Option<&Value>) -> Result<AliasMeta> {
+pub(crate) fn parse_alias_body(name: &str, v: Option<&Value>) -> Result<AliasMeta> {
     crate::metadata::index_name::validate_alias_name(name)?;
     let mut a = AliasMeta::default();
     let Some(Value::Object(m)) = v else {
@@ -100,7 +100,14 @@ pub fn create(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> 
             "Failed to parse content to map",
         ));
     }
-    node.create_index(name, settings, mappings, Some(aliases))?;
+    // A resize names its target through this action with its source's settings and mappings,
+    // which templates must not change (an internal parameter; users cannot pass it).
+    let templates = if p.bool("_skip_templates", false)? {
+        crate::node::Templates::Skip
+    } else {
+        crate::node::Templates::Apply
+    };
+    node.create_index(name, settings, mappings, Some(aliases), templates)?;
     Ok(Response::ok(
         &json!({"acknowledged": true, "shards_acknowledged": true, "index": name}),
     ))

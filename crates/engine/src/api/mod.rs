@@ -10,7 +10,8 @@ pub(crate) mod cluster_state;
 mod document;
 pub(crate) mod explain;
 mod forcemerge;
-mod indices;
+pub(crate) mod index_templates;
+pub(crate) mod indices;
 mod json_writer;
 mod msearch;
 mod param_check;
@@ -87,6 +88,31 @@ pub fn execute(
         "cluster:monitor/settings" => cluster::get_settings(node, params),
         "cluster:admin/settings/update" => cluster::put_settings(node, params, body),
         "indices:admin/create" => indices::create(node, params, body),
+        "indices:admin/index_template/put" => {
+            index_templates::put_index_template(node, params, body)
+        }
+        "indices:admin/index_template/get" => index_templates::get_index_templates(node, params),
+        "indices:admin/index_template/exists" => {
+            index_templates::index_template_exists(node, params)
+        }
+        "indices:admin/index_template/delete" => {
+            index_templates::delete_index_template(node, params)
+        }
+        "indices:admin/index_template/simulate_index" => {
+            index_templates::simulate_index(node, params)
+        }
+        "cluster:admin/component_template/put" => {
+            index_templates::put_component_template(node, params, body)
+        }
+        "cluster:admin/component_template/get" => {
+            index_templates::get_component_templates(node, params)
+        }
+        "cluster:admin/component_template/exists" => {
+            index_templates::component_template_exists(node, params)
+        }
+        "cluster:admin/component_template/delete" => {
+            index_templates::delete_component_template(node, params)
+        }
         "indices:admin/delete" => indices::delete(node, params),
         "indices:admin/get" => indices::get(node, params),
         "indices:admin/exists" => indices::exists(node, params),

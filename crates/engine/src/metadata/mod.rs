@@ -3,6 +3,7 @@ pub mod blocks;
 pub mod cluster_settings;
 pub mod index_graveyard;
 pub mod index_name;
+pub mod index_templates;
 pub mod preference;
 pub mod stored_scripts;
 pub mod target;

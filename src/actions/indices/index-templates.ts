@@ -1,0 +1,58 @@
+// Composable index templates and component templates: each route one engine call.
+import { route, type ActionSpec } from '../../http/action';
+
+const MASTER = ['master_timeout', 'cluster_manager_timeout'];
+
+export const putIndexTemplate: ActionSpec = {
+  action: 'indices:admin/index_template/put',
+  routes: [route('PUT', '/_index_template/:name'), route('POST', '/_index_template/:name')],
+  params: ['create', 'cause', ...MASTER],
+};
+
+export const getIndexTemplate: ActionSpec = {
+  action: 'indices:admin/index_template/get',
+  routes: [route('GET', '/_index_template'), route('GET', '/_index_template/:name')],
+  params: ['flat_settings', 'local', ...MASTER],
+};
+
+export const indexTemplateExists: ActionSpec = {
+  action: 'indices:admin/index_template/exists',
+  routes: [route('HEAD', '/_index_template/:name')],
+  params: ['flat_settings', 'local', ...MASTER],
+};
+
+export const deleteIndexTemplate: ActionSpec = {
+  action: 'indices:admin/index_template/delete',
+  routes: [route('DELETE', '/_index_template/:name')],
+  params: ['timeout', ...MASTER],
+};
+
+export const simulateIndexTemplate: ActionSpec = {
+  action: 'indices:admin/index_template/simulate_index',
+  routes: [route('POST', '/_index_template/_simulate_index/:name')],
+  params: ['create', 'cause', ...MASTER],
+};
+
+export const putComponentTemplate: ActionSpec = {
+  action: 'cluster:admin/component_template/put',
+  routes: [route('PUT', '/_component_template/:name'), route('POST', '/_component_template/:name')],
+  params: ['create', 'timeout', ...MASTER],
+};
+
+export const getComponentTemplate: ActionSpec = {
+  action: 'cluster:admin/component_template/get',
+  routes: [route('GET', '/_component_template'), route('GET', '/_component_template/:name')],
+  params: ['flat_settings', 'local', ...MASTER],
+};
+
+export const componentTemplateExists: ActionSpec = {
+  action: 'cluster:admin/component_template/exists',
+  routes: [route('HEAD', '/_component_template/:name')],
+  params: ['local', ...MASTER],
+};
+
+export const deleteComponentTemplate: ActionSpec = {
+  action: 'cluster:admin/component_template/delete',
+  routes: [route('DELETE', '/_component_template/:name')],
+  params: ['timeout', ...MASTER],
+};
