@@ -3,7 +3,21 @@ import type { ActionSpec } from '../http/action';
 import { clusterMain } from './cluster/main';
 import { clusterHealth } from './cluster/health';
 import { clusterStateAction } from './cluster/state';
-import { componentTemplateExists, deleteComponentTemplate, deleteIndexTemplate, getComponentTemplate, getIndexTemplate, indexTemplateExists, putComponentTemplate, putIndexTemplate, simulateIndexTemplate } from './indices/index-templates';
+import {
+  componentTemplateExists,
+  deleteComponentTemplate,
+  deleteIndexTemplate,
+  deleteLegacyTemplate,
+  getComponentTemplate,
+  getIndexTemplate,
+  getLegacyTemplate,
+  indexTemplateExists,
+  legacyTemplateExists,
+  putComponentTemplate,
+  putIndexTemplate,
+  putLegacyTemplate,
+  simulateIndexTemplate,
+} from './indices/index-templates';
 import { clusterGetSettings } from './cluster/get-settings';
 import { clusterPutSettings } from './cluster/put-settings';
 import { indicesCreate } from './indices/create';
@@ -93,6 +107,10 @@ export const ACTIONS: readonly ActionSpec[] = [
   getComponentTemplate,
   componentTemplateExists,
   deleteComponentTemplate,
+  putLegacyTemplate,
+  getLegacyTemplate,
+  legacyTemplateExists,
+  deleteLegacyTemplate,
   clusterGetSettings,
   clusterPutSettings,
   indicesCreate,

@@ -421,7 +421,8 @@ impl Node {
         Ok(svc)
     }
 
-    /// What a new index takes from the index template that matches it: the template's
+    /// What a new index takes from the index template that matches it (else from the legacy
+    /// templates that do, by `order`): the template's
     /// settings under the request's, its mappings merged under the request's, its aliases
     /// beside the request's (the request's win on a name both give).
     #[allow(clippy::type_complexity)]
@@ -442,10 +443,13 @@ impl Node {
         };
         let hidden = requested.get("index.hidden").and_then(Value::as_str) == Some("true")
             || requested.get("index.hidden") == Some(&Value::Bool(true));
-        let Some((_, template)) = self.index_templates.find(name, hidden) else {
-            return Ok((settings.cloned(), mappings.cloned(), aliases));
+        let resolved = match self.index_templates.find(name, hidden) {
+            Some((_, template)) => self.index_templates.compose(&template),
+            None => match self.index_templates.compose_legacy(name) {
+                Some(resolved) => resolved,
+                None => return Ok((settings.cloned(), mappings.cloned(), aliases)),
+            },
         };
-        let resolved = self.index_templates.compose(&template);
         let mut flat = resolved.settings.clone();
         flat.extend(requested);
         let merged_settings = Value::Object(flat.into_iter().collect());

@@ -1,4 +1,4 @@
-// Composable index templates and component templates: each route one engine call.
+// Index templates (composable, component and legacy): each route one engine call.
 import { route, type ActionSpec } from '../../http/action';
 
 const MASTER = ['master_timeout', 'cluster_manager_timeout'];
@@ -54,5 +54,29 @@ export const componentTemplateExists: ActionSpec = {
 export const deleteComponentTemplate: ActionSpec = {
   action: 'cluster:admin/component_template/delete',
   routes: [route('DELETE', '/_component_template/:name')],
+  params: ['timeout', ...MASTER],
+};
+
+export const putLegacyTemplate: ActionSpec = {
+  action: 'indices:admin/template/put',
+  routes: [route('PUT', '/_template/:name'), route('POST', '/_template/:name')],
+  params: ['create', 'order', 'cause', ...MASTER],
+};
+
+export const getLegacyTemplate: ActionSpec = {
+  action: 'indices:admin/template/get',
+  routes: [route('GET', '/_template'), route('GET', '/_template/:name')],
+  params: ['flat_settings', 'local', ...MASTER],
+};
+
+export const legacyTemplateExists: ActionSpec = {
+  action: 'indices:admin/template/exists',
+  routes: [route('HEAD', '/_template/:name')],
+  params: ['flat_settings', 'local', ...MASTER],
+};
+
+export const deleteLegacyTemplate: ActionSpec = {
+  action: 'indices:admin/template/delete',
+  routes: [route('DELETE', '/_template/:name')],
   params: ['timeout', ...MASTER],
 };

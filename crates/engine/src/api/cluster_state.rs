@@ -147,9 +147,10 @@ pub fn state(node: &Node, p: &Params) -> Result<Response> {
     }
     node.index_graveyard.render().to_string().hash(&mut h);
     format!(
-        "{:?}{:?}",
+        "{:?}{:?}{:?}",
         node.index_templates.index_templates(),
-        node.index_templates.component_templates()
+        node.index_templates.component_templates(),
+        node.index_templates.legacy_templates()
     )
     .hash(&mut h);
     let (version, state_uuid) = node.state_version.of(h.finish());
@@ -185,7 +186,19 @@ pub fn state(node: &Node, p: &Params) -> Result<Response> {
             json!({"term": 1, "last_committed_config": [&*node.node_id],
                    "last_accepted_config": [&*node.node_id], "voting_config_exclusions": []}),
         );
-        md.insert("templates".into(), json!({}));
+        let legacy: Map<String, Value> = if filtered {
+            Map::new()
+        } else {
+            let mut l: Vec<(String, Value)> = node
+                .index_templates
+                .legacy_templates()
+                .iter()
+                .map(|(n, t)| (n.clone(), super::legacy_templates::render(t, flat, true)))
+                .collect();
+            crate::util::java_hash::hash_order(&mut l);
+            l.into_iter().collect()
+        };
+        md.insert("templates".into(), Value::Object(legacy));
         let indices: Map<String, Value> = metas
             .iter()
             .map(|m| (m.name.clone(), index_metadata(m, flat)))

@@ -135,8 +135,9 @@ fn parse_template(outer: &str, v: &JNode) -> Result<Template> {
 
 /// Settings and mappings composed as a new index would take them, checked as OpenSearch checks
 /// a template on put (the settings first, then the composed mappings).
-fn validate(name: &str, resolved: &Resolved) -> Result<()> {
-    let mut problems: Vec<String> = [
+/// What is wrong with a template's name, in OpenSearch's words and order.
+pub(crate) fn validate_name(name: &str) -> Vec<String> {
+    [
         (name.contains(' '), "name must not contain a space"),
         (name.contains(','), "name must not contain a ','"),
         (name.contains('#'), "name must not contain a '#'"),
@@ -147,18 +148,27 @@ fn validate(name: &str, resolved: &Resolved) -> Result<()> {
     .into_iter()
     .filter(|(bad, _)| *bad)
     .map(|(_, why)| why.to_string())
-    .collect();
+    .collect()
+}
+
+/// `invalid_index_template_exception` listing its problems as a validation failure does.
+pub(crate) fn invalid_listing(name: &str, problems: &[String]) -> Error {
+    let listed: String = problems
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}: {p};", i + 1))
+        .collect();
+    invalid(name, &format!("Validation Failed: {listed}"))
+}
+
+fn validate(name: &str, resolved: &Resolved) -> Result<()> {
+    let mut problems = validate_name(name);
     let settings = Value::Object(resolved.settings.clone().into_iter().collect());
     if let Err(e) = IndexSettings::for_new_index(Some(&settings), "validate-template", "_na_", 0) {
         problems.push(e.reason);
     }
     if !problems.is_empty() {
-        let listed: String = problems
-            .iter()
-            .enumerate()
-            .map(|(i, p)| format!("{}: {p};", i + 1))
-            .collect();
-        return Err(invalid(name, &format!("Validation Failed: {listed}")));
+        return Err(invalid_listing(name, &problems));
     }
     let mapping = composed_mapping(resolved, None);
     if let Some(m) = mapping {

@@ -13,6 +13,7 @@ mod forcemerge;
 pub(crate) mod index_templates;
 pub(crate) mod indices;
 mod json_writer;
+pub(crate) mod legacy_templates;
 mod msearch;
 mod param_check;
 mod params;
@@ -101,6 +102,10 @@ pub fn execute(
         "indices:admin/index_template/simulate_index" => {
             index_templates::simulate_index(node, params)
         }
+        "indices:admin/template/put" => legacy_templates::put(node, params, body),
+        "indices:admin/template/get" => legacy_templates::get(node, params),
+        "indices:admin/template/exists" => legacy_templates::exists(node, params),
+        "indices:admin/template/delete" => legacy_templates::delete(node, params),
         "cluster:admin/component_template/put" => {
             index_templates::put_component_template(node, params, body)
         }

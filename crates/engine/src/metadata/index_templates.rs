@@ -49,12 +49,24 @@ pub struct ComponentTemplate {
     pub meta: Option<Value>,
 }
 
+/// A legacy template (`_template`): applied, by `order`, only when no composable one matches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LegacyTemplate {
+    pub order: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<i64>,
+    pub index_patterns: Vec<String>,
+    pub template: Template,
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Stored {
     #[serde(default)]
     index_templates: BTreeMap<String, IndexTemplate>,
     #[serde(default)]
     component_templates: BTreeMap<String, ComponentTemplate>,
+    #[serde(default)]
+    legacy_templates: BTreeMap<String, LegacyTemplate>,
 }
 
 /// What a new index takes from the templates: settings (flat), mappings, aliases, each in the
@@ -64,6 +76,21 @@ pub struct Resolved {
     pub settings: BTreeMap<String, Value>,
     pub mappings: Vec<Value>,
     pub aliases: Map<String, Value>,
+}
+
+impl Resolved {
+    /// Lays `t` over what is there.
+    fn add(&mut self, t: &Template) {
+        if let Some(settings) = &t.settings {
+            self.settings.extend(settings.clone());
+        }
+        if let Some(m) = &t.mappings {
+            self.mappings.push(m.clone());
+        }
+        if let Some(a) = &t.aliases {
+            self.aliases.extend(a.clone());
+        }
+    }
 }
 
 pub struct IndexTemplates {
@@ -138,6 +165,55 @@ impl IndexTemplates {
 
     pub fn component_templates(&self) -> BTreeMap<String, ComponentTemplate> {
         self.stored.read().component_templates.clone()
+    }
+
+    pub fn legacy_templates(&self) -> BTreeMap<String, LegacyTemplate> {
+        self.stored.read().legacy_templates.clone()
+    }
+
+    pub fn put_legacy_template(&self, name: &str, t: LegacyTemplate, create: bool) -> Result<()> {
+        self.change(|s| {
+            if create && s.legacy_templates.contains_key(name) {
+                return Err(Error::illegal_argument(format!(
+                    "index_template [{name}] already exists"
+                )));
+            }
+            s.legacy_templates.insert(name.to_string(), t);
+            Ok(())
+        })
+    }
+
+    pub fn delete_legacy_templates(&self, pattern: &str) -> Result<()> {
+        self.change(|s| {
+            let names = matching(s.legacy_templates.keys(), pattern);
+            if names.is_empty() {
+                return Err(missing(pattern));
+            }
+            for n in names {
+                s.legacy_templates.remove(&n);
+            }
+            Ok(())
+        })
+    }
+
+    /// What the legacy templates matching `index` give it, lowest `order` first so higher
+    /// orders win. Used only when no composable template matches.
+    pub fn compose_legacy(&self, index: &str) -> Option<Resolved> {
+        let s = self.stored.read();
+        let mut found: Vec<&LegacyTemplate> = s
+            .legacy_templates
+            .values()
+            .filter(|t| t.index_patterns.iter().any(|p| glob_match(p, index)))
+            .collect();
+        if found.is_empty() {
+            return None;
+        }
+        found.sort_by_key(|t| t.order);
+        let mut out = Resolved::default();
+        for t in found {
+            out.add(&t.template);
+        }
+        Some(out)
     }
 
     /// Stores an index template after OpenSearch's checks against the others: `create` refuses
@@ -289,15 +365,7 @@ impl IndexTemplates {
             .filter_map(|c| s.component_templates.get(c).map(|c| &c.template))
             .chain(t.template.as_ref());
         for part in parts {
-            if let Some(settings) = &part.settings {
-                out.settings.extend(settings.clone());
-            }
-            if let Some(m) = &part.mappings {
-                out.mappings.push(m.clone());
-            }
-            if let Some(a) = &part.aliases {
-                out.aliases.extend(a.clone());
-            }
+            out.add(part);
         }
         out
     }
