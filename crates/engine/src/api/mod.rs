@@ -12,6 +12,7 @@ mod forcemerge;
 mod indices;
 mod json_writer;
 mod msearch;
+mod open_close;
 mod param_check;
 mod params;
 mod scripts;
@@ -94,6 +95,8 @@ pub fn execute(
         "indices:monitor/settings/get" => indices::get_settings(node, params),
         "indices:admin/settings/update" => indices::put_settings(node, params, body),
         "indices:admin/block/add" => indices::add_block(node, params),
+        "indices:admin/close" => open_close::close(node, params),
+        "indices:admin/open" => open_close::open(node, params),
         "indices:admin/refresh" => indices::refresh(node, params),
         "indices:admin/flush" => indices::flush(node, params),
         "indices:admin/forcemerge" => forcemerge::force_merge(node, params),

@@ -33,6 +33,16 @@ pub struct AliasMeta {
     pub is_hidden: Option<bool>,
 }
 
+/// Whether an index's shards are open (OpenSearch's `IndexMetadata.State`). A closed index keeps
+/// its metadata and files, but holds no tantivy reader or writer and serves no data operation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexState {
+    #[default]
+    Open,
+    Close,
+}
+
 #[derive(Debug, Clone)]
 pub struct IndexMeta {
     pub name: String,
@@ -40,6 +50,20 @@ pub struct IndexMeta {
     pub settings: IndexSettings,
     pub mapping: Mapping,
     pub aliases: BTreeMap<String, AliasMeta>,
+    pub state: IndexState,
+}
+
+impl IndexMeta {
+    pub fn is_closed(&self) -> bool {
+        self.state == IndexState::Close
+    }
+
+    /// OpenSearch's `IndexClosedException` for this index.
+    pub fn closed_error(&self) -> Error {
+        Error::new(ErrorKind::IndexClosed, "closed")
+            .with("index", self.name.as_str())
+            .with("index_uuid", self.uuid.as_str())
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,6 +73,13 @@ struct PersistedMeta {
     settings: BTreeMap<String, Value>,
     mappings: Value,
     aliases: BTreeMap<String, AliasMeta>,
+    /// Absent in files written before indices could close: those are open.
+    #[serde(default, skip_serializing_if = "is_open")]
+    state: IndexState,
+}
+
+fn is_open(state: &IndexState) -> bool {
+    *state == IndexState::Open
 }
 
 /// A write to an index, before routing.
@@ -100,8 +131,9 @@ fn tokenizer_setup(registry: &Arc<Registry>) -> TokenizerSetup {
 }
 
 /// Builds the index's analysis registry and checks that every analyzer the mapping names
-/// exists (OpenSearch's error shape for index creation).
-fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
+/// exists (OpenSearch's error shape for index creation). Also how a static analysis change on a
+/// closed index is checked before it is recorded.
+pub(crate) fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
     let reg = Registry::from_settings(&meta.settings.flat)?;
     meta.mapping
         .check_analyzers(&|n| reg.analyzer(n).is_some())
@@ -141,6 +173,7 @@ impl IndexService {
         }))
     }
 
+    /// Opens the index in `dir` as its metadata left it: with its shards, or closed.
     pub fn open(dir: &Path) -> Result<Arc<IndexService>> {
         let bytes = std::fs::read(dir.join("_state").join("index.json"))?;
         let p: PersistedMeta = serde_json::from_slice(&bytes)
@@ -151,7 +184,30 @@ impl IndexService {
             settings: IndexSettings::from_flat(p.settings)?,
             mapping: Mapping::parse(&p.mappings)?,
             aliases: p.aliases,
+            state: p.state,
         };
+        if meta.is_closed() {
+            return Ok(IndexService::closed(dir, meta));
+        }
+        IndexService::open_shards(dir, meta)
+    }
+
+    /// A closed index: its metadata only. Nothing under its shard directories is opened, so
+    /// no reader, writer, translog or analyzer is held.
+    fn closed(dir: &Path, meta: IndexMeta) -> Arc<IndexService> {
+        Arc::new(IndexService {
+            dir: dir.to_path_buf(),
+            shards: Vec::new(),
+            // Mapping updates on a closed index still check the analyzers they name.
+            registry: Arc::new(Registry::from_settings(&meta.settings.flat).unwrap_or_default()),
+            meta: RwLock::new(Arc::new(meta)),
+            mapping_lock: Mutex::new(()),
+        })
+    }
+
+    /// Opens the shards of an index whose metadata is `meta` (replaying each translog past its
+    /// commit). Nothing is persisted: the caller records the state once this succeeded.
+    pub fn open_shards(dir: &Path, meta: IndexMeta) -> Result<Arc<IndexService>> {
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, routing: Option<&str>, src: &[u8], b: &DocBuilder| {
             replay_parse(&mapping, id, routing, src, b)
@@ -401,9 +457,46 @@ impl IndexService {
         self.shards.iter().map(|s| s.doc_count()).sum()
     }
 
+    /// Commits and releases every shard's writer (node shutdown, deletion, closing).
     pub fn close(&self) -> Result<()> {
         for s in &self.shards {
             s.close()?;
+        }
+        Ok(())
+    }
+
+    /// Closes the index for good: commits its shards, then records the closed state (the
+    /// shards hold everything by then, so a crash after the record loses nothing). Returns the
+    /// closed index that replaces this one; this one's readers go when its last user drops it.
+    pub fn into_closed(&self) -> Result<Arc<IndexService>> {
+        let _g = self.mapping_lock.lock();
+        self.close()?;
+        for s in &self.shards {
+            s.record_closed()?;
+        }
+        let mut meta = (*self.meta()).clone();
+        meta.state = IndexState::Close;
+        meta.settings = meta.settings.with_verified_before_close(true)?;
+        persist(&self.dir, &meta)?;
+        Ok(IndexService::closed(&self.dir, meta))
+    }
+
+    /// Opens a closed index: its shards first (analyzers built from the settings as they are
+    /// now, translogs replayed), then the open state recorded; a failure leaves it closed.
+    pub fn into_open(&self) -> Result<Arc<IndexService>> {
+        let mut meta = (*self.meta()).clone();
+        meta.state = IndexState::Open;
+        meta.settings = meta.settings.with_verified_before_close(false)?;
+        let svc = IndexService::open_shards(&self.dir, meta)?;
+        persist(&self.dir, &svc.meta())?;
+        Ok(svc)
+    }
+
+    /// Refuses a data operation on a closed index with OpenSearch's `index_closed_exception`.
+    pub fn check_open(&self) -> Result<()> {
+        let meta = self.meta();
+        if meta.is_closed() {
+            return Err(meta.closed_error());
         }
         Ok(())
     }
@@ -483,6 +576,7 @@ fn persist(dir: &Path, meta: &IndexMeta) -> Result<()> {
         settings: meta.settings.flat.clone(),
         mappings: meta.mapping.render(),
         aliases: meta.aliases.clone(),
+        state: meta.state,
     };
     let bytes = serde_json::to_vec_pretty(&p).map_err(|e| Error::internal(e.to_string()))?;
     crate::util::fs::atomic_write(&dir.join("_state").join("index.json"), &bytes)?;
