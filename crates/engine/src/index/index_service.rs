@@ -582,3 +582,128 @@ fn persist(dir: &Path, meta: &IndexMeta) -> Result<()> {
     crate::util::fs::atomic_write(&dir.join("_state").join("index.json"), &bytes)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn create(dir: &Path) -> Arc<IndexService> {
+        let settings = IndexSettings::for_new_index(
+            Some(&json!({"number_of_shards": 1, "number_of_replicas": 0})),
+            "books",
+            "u",
+            0,
+        )
+        .unwrap();
+        let meta = IndexMeta {
+            name: "books".into(),
+            uuid: "u".into(),
+            settings,
+            mapping: Mapping::parse(&json!({"properties": {"t": {"type": "text"}}})).unwrap(),
+            aliases: BTreeMap::new(),
+            state: IndexState::Open,
+        };
+        IndexService::create(dir, meta).unwrap()
+    }
+
+    fn index(svc: &IndexService, id: &str, t: &str) {
+        let doc = json!({ "t": t });
+        let write = DocWrite::Index {
+            id: id.into(),
+            routing: None,
+            source: Arc::new(serde_json::to_vec(&doc).unwrap()),
+            doc,
+            pre: Preconditions::default(),
+        };
+        for outcome in svc.write(vec![write]) {
+            outcome.result.unwrap();
+        }
+    }
+
+    /// `(seq_no, primary_term, version)` of a document, from the shard that holds it.
+    fn version(svc: &IndexService, id: &str) -> (i64, i64, i64) {
+        let shard = &svc.shards()[svc.shard_of(id, None) as usize];
+        let v = shard.current(id).unwrap().unwrap();
+        (v.seq_no, v.primary_term, v.version)
+    }
+
+    #[test]
+    fn a_closed_index_holds_no_shard_and_reopens_with_its_documents() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("idx");
+        let svc = create(&dir);
+        index(&svc, "1", "one");
+        svc.refresh().unwrap();
+        // A second version and a document never refreshed: the commit on close keeps them.
+        index(&svc, "1", "one again");
+        index(&svc, "2", "two");
+        let before = (version(&svc, "1"), version(&svc, "2"));
+        assert_eq!(before, ((1, 1, 2), (2, 1, 1)));
+
+        let closed = svc.into_closed().unwrap();
+        drop(svc);
+        assert!(closed.meta().is_closed());
+        assert!(closed.shards().is_empty());
+        assert_eq!(
+            closed.meta().settings.flat["index.verified_before_close"],
+            json!("true")
+        );
+        assert_eq!(
+            closed.check_open().unwrap_err().type_name(),
+            "index_closed_exception"
+        );
+        // Nothing holds the shards' tantivy indices: a writer may take their lock.
+        let files = tantivy::Index::open_in_dir(dir.join("0").join("index")).unwrap();
+        drop(files.writer::<TantivyDocument>(15_000_000).unwrap());
+
+        let open = closed.into_open().unwrap();
+        assert!(!open.meta().is_closed());
+        assert!(!open
+            .meta()
+            .settings
+            .flat
+            .contains_key("index.verified_before_close"));
+        assert_eq!(open.doc_count(), 2);
+        let (one, two) = (version(&open, "1"), version(&open, "2"));
+        assert_eq!((one.0, one.2), (before.0 .0, before.0 .2));
+        assert_eq!((two.0, two.2), (before.1 .0, before.1 .2));
+        // Closing and opening each start a primary term, as OpenSearch's reallocations do.
+        index(&open, "3", "three");
+        assert_eq!(version(&open, "3"), (3, 3, 1));
+    }
+
+    #[test]
+    fn the_closed_state_survives_a_restart() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("idx");
+        let svc = create(&dir);
+        index(&svc, "1", "one");
+        let closed = svc.into_closed().unwrap();
+        drop(svc);
+        drop(closed);
+
+        let again = IndexService::open(&dir).unwrap();
+        assert!(again.meta().is_closed());
+        assert!(again.shards().is_empty());
+        let open = again.into_open().unwrap();
+        drop(again);
+        drop(open);
+        // The open state is persisted too.
+        let last = IndexService::open(&dir).unwrap();
+        assert!(!last.meta().is_closed());
+        assert_eq!(last.doc_count(), 1);
+        assert_eq!(version(&last, "1").0, 0);
+    }
+
+    #[test]
+    fn files_from_before_index_states_read_as_open() {
+        let p: PersistedMeta = serde_json::from_value(json!({
+            "name": "i", "uuid": "u", "settings": {}, "mappings": {}, "aliases": {}
+        }))
+        .unwrap();
+        assert_eq!(p.state, IndexState::Open);
+        // And an open index writes no state at all.
+        assert!(serde_json::to_value(&p).unwrap().get("state").is_none());
+    }
+}

@@ -487,6 +487,40 @@ mod tests {
     }
 
     #[test]
+    fn static_settings_change_on_closed_indices_only() {
+        let s = IndexSettings::for_new_index(None, "a", "u", 0).unwrap();
+        let analysis = json!({"index.analysis.analyzer.ws.tokenizer": "whitespace"});
+        let reason = |body: &Value, closed| s.updated(body, "a", "u", closed).unwrap_err().reason;
+        assert_eq!(
+            reason(&analysis, false),
+            "Can't update non dynamic settings [[index.analysis.analyzer.ws.tokenizer]] for open indices [[a/u]]"
+        );
+        let closed = s.updated(&analysis, "a", "u", true).unwrap();
+        assert_eq!(
+            closed.flat["index.analysis.analyzer.ws.tokenizer"],
+            json!("whitespace")
+        );
+        assert_eq!(
+            reason(&json!({"index.number_of_shards": 2}), true),
+            "final a setting [index.number_of_shards], not updateable"
+        );
+        assert!(
+            reason(&json!({"index.uuid": "x"}), true).starts_with("unknown setting [index.uuid]")
+        );
+        assert_eq!(
+            reason(&json!({"index.verified_before_close": false}), true),
+            "can not update private setting [index.verified_before_close]; this setting is managed by OpenSearch"
+        );
+        assert_eq!(
+            reason(&json!({"index.codec": "nope"}), true),
+            "unknown value for [index.codec] must be one of [default, lz4, best_compression, zlib] but was: nope"
+        );
+        assert!(s
+            .updated(&json!({"index.codec": "best_compression"}), "a", "u", true)
+            .is_ok());
+    }
+
+    #[test]
     fn updates() {
         let s = IndexSettings::for_new_index(None, "a", "u", 5).unwrap();
         let s2 = s

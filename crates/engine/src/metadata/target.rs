@@ -449,4 +449,86 @@ mod tests {
         assert_eq!(routing("r,i", None), None);
         assert_eq!(routing("r,fx", Some("5")), v(&["5"]));
     }
+
+    /// `open` and `shut` (closed, with alias `shut_alias`).
+    fn open_and_closed() -> Vec<Arc<IndexMeta>> {
+        let meta = |name: &str, state| {
+            let mut aliases = std::collections::BTreeMap::new();
+            if state == crate::index::index_service::IndexState::Close {
+                aliases.insert("shut_alias".to_string(), AliasMeta::default());
+            }
+            Arc::new(IndexMeta {
+                name: name.into(),
+                uuid: format!("{name}-uuid"),
+                settings: crate::index::settings::IndexSettings::from_flat(Default::default())
+                    .unwrap(),
+                mapping: crate::index::mapping::Mapping::empty(),
+                aliases,
+                state,
+            })
+        };
+        use crate::index::index_service::IndexState::*;
+        vec![meta("open", Open), meta("shut", Close)]
+    }
+
+    #[test]
+    fn closed_indices_are_forbidden_skipped_or_allowed_as_the_options_say() {
+        let metas = open_and_closed();
+        let read = IndicesOptions::lenient_expand_open();
+        let names = |e: &str, o: IndicesOptions| resolve(&metas, e, o);
+        let err = |e: &str, o: IndicesOptions| names(e, o).unwrap_err();
+        // Wildcards expand to open indices only, by default.
+        assert_eq!(names("*", read).unwrap(), ["open"]);
+        assert_eq!(names("_all", read).unwrap(), ["open"]);
+        // Named, or through an alias: refused.
+        let e = err("shut", read);
+        assert_eq!(
+            (e.type_name(), e.reason.as_str(), e.status()),
+            ("index_closed_exception", "closed", 400)
+        );
+        assert_eq!(e.to_json()["index"], "shut");
+        assert_eq!(e.to_json()["index_uuid"], "shut-uuid");
+        assert_eq!(
+            err("shut_alias", read).type_name(),
+            "index_closed_exception"
+        );
+        assert_eq!(err("open,shut", read).type_name(), "index_closed_exception");
+        // Skipped under ignore_unavailable; nothing left is an error only if asked.
+        let ignore = IndicesOptions {
+            ignore_unavailable: true,
+            ..read
+        };
+        assert_eq!(names("open,shut", ignore).unwrap(), ["open"]);
+        assert!(names("shut", ignore).unwrap().is_empty());
+        let strict = IndicesOptions {
+            allow_no_indices: false,
+            ..ignore
+        };
+        let e = err("shut", strict);
+        assert_eq!(
+            (e.reason.as_str(), e.to_json()["resource.type"].as_str()),
+            ("no such index [null]", Some("index_expression"))
+        );
+        // Expanding to closed indices where they are forbidden.
+        let mut closed_only = read;
+        closed_only.apply_expand_wildcards("closed").unwrap();
+        assert_eq!(
+            err("s*", closed_only).reason,
+            "To expand [CLOSE] wildcard, please set forbid_closed_indices to `false`"
+        );
+        let mut all = read;
+        all.apply_expand_wildcards("all").unwrap();
+        assert_eq!(err("*", all).type_name(), "index_closed_exception");
+        // Metadata APIs take them; wildcards reach them when asked to.
+        let meta = read.allowing_closed();
+        assert_eq!(names("shut", meta).unwrap(), ["shut"]);
+        assert_eq!(names("*", meta).unwrap(), ["open"]);
+        assert_eq!(
+            names("*", meta.expanding_closed()).unwrap(),
+            ["open", "shut"]
+        );
+        let mut only_closed = meta;
+        only_closed.apply_expand_wildcards("closed").unwrap();
+        assert_eq!(names("*", only_closed).unwrap(), ["shut"]);
+    }
 }
