@@ -198,8 +198,9 @@ impl IndexService {
         Arc::new(IndexService {
             dir: dir.to_path_buf(),
             shards: Vec::new(),
-            // Mapping updates on a closed index still check the analyzers they name.
-            registry: Arc::new(Registry::from_settings(&meta.settings.flat).unwrap_or_default()),
+            // Unused: a closed index analyses nothing, and its mapping updates check the
+            // analysis its settings hold at the time.
+            registry: Arc::new(Registry::default()),
             meta: RwLock::new(Arc::new(meta)),
             mapping_lock: Mutex::new(()),
         })
@@ -283,7 +284,13 @@ impl IndexService {
     fn merge_mapping_locked(&self, update: &Mapping) -> Result<bool> {
         let current = self.meta();
         let merged = current.mapping.merged(update)?;
-        update.check_analyzers(&|n| self.registry.analyzer(n).is_some())?;
+        // A closed index's analysis may have changed since it closed: check against it as it is.
+        let registry = if current.is_closed() {
+            Arc::new(Registry::from_settings(&current.settings.flat)?)
+        } else {
+            self.registry.clone()
+        };
+        update.check_analyzers(&|n| registry.analyzer(n).is_some())?;
         if merged.render() == current.mapping.render() {
             return Ok(false);
         }
