@@ -575,7 +575,12 @@ pub fn stats(node: &Node, p: &Params) -> Result<Response> {
                 .iter()
                 .any(|m| m == "_all" || m == section || (m == "merge" && section == "merges"))
     };
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    // `forbid_closed_indices=false` lists a closed index too; it has no shard to report on.
+    let mut defaults = IndicesOptions::lenient_expand_open();
+    if !p.bool("forbid_closed_indices", true)? {
+        defaults = defaults.allowing_closed();
+    }
+    let svcs = targets(node, p, defaults)?;
     check_blocks(&svcs, Level::MetadataRead)?;
     let (total, ok) = shard_totals(&svcs);
     let mut all = json!({});
