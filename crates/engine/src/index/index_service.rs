@@ -353,6 +353,12 @@ impl IndexService {
             .map(|_| Vec::with_capacity(if one_shard { n } else { 0 }))
             .collect();
         let mut outcomes: Vec<Option<WriteOutcome>> = (0..n).map(|_| None).collect();
+        // A write that raced the index's closing finds its shard's writer gone: it is refused
+        // as any write to a closed index is.
+        let closing = |e: Error| match self.meta() {
+            m if m.is_closed() => m.closed_error(),
+            _ => e,
+        };
         for (i, w) in writes.into_iter().enumerate() {
             let (id, routing, source, tree, pre) = match w {
                 DocWrite::Delete { id, routing, pre } => {
@@ -388,7 +394,7 @@ impl IndexService {
                         &source,
                         &tree,
                     )
-                    .map_err(|e| locate_object_value(e, &source));
+                    .map_err(|e| closing(locate_object_value(e, &source)));
                 // The parsed tree is done with: freed here, before the shard's lock.
                 drop(tree);
                 match built {
@@ -417,7 +423,7 @@ impl IndexService {
             }
             let (idx, ops): (Vec<usize>, Vec<ShardOp>) = ops.into_iter().unzip();
             let shard = &self.shards[s];
-            match shard.apply(ops, &meta.name, &meta.uuid) {
+            match shard.apply(ops, &meta.name, &meta.uuid).map_err(closing) {
                 Ok(results) => {
                     for (i, r) in idx.into_iter().zip(results) {
                         outcomes[i] = Some(WriteOutcome {
@@ -436,7 +442,7 @@ impl IndexService {
                 }
             }
             if meta.settings.durability == crate::index::settings::Durability::Request {
-                if let Err(e) = shard.sync() {
+                if let Err(e) = shard.sync().map_err(closing) {
                     for o in outcomes
                         .iter_mut()
                         .flatten()
@@ -485,6 +491,8 @@ impl IndexService {
         meta.state = IndexState::Close;
         meta.settings = meta.settings.with_verified_before_close(true)?;
         persist(&self.dir, &meta)?;
+        // Requests that resolved this index before it closed see it closed from now on.
+        *self.meta.write() = Arc::new(meta.clone());
         Ok(IndexService::closed(&self.dir, meta))
     }
 
@@ -649,6 +657,20 @@ mod tests {
         assert_eq!(before, ((1, 1, 2), (2, 1, 1)));
 
         let closed = svc.into_closed().unwrap();
+        // A request still holding the open index is refused as closed, not failed.
+        assert!(svc.meta().is_closed());
+        let doc = json!({"t": "late"});
+        let late = svc.write(vec![DocWrite::Index {
+            id: "late".into(),
+            routing: None,
+            source: Arc::new(serde_json::to_vec(&doc).unwrap()),
+            doc,
+            pre: Preconditions::default(),
+        }]);
+        assert_eq!(
+            late[0].result.as_ref().unwrap_err().type_name(),
+            "index_closed_exception"
+        );
         drop(svc);
         assert!(closed.meta().is_closed());
         assert!(closed.shards().is_empty());
