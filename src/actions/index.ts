@@ -30,6 +30,8 @@ import { indicesPutMapping } from './indices/put-mapping';
 import { indicesGetSettings } from './indices/get-settings';
 import { indicesPutSettings } from './indices/put-settings';
 import { indicesAddBlock } from './indices/add-block';
+import { indicesClose } from './indices/close';
+import { indicesOpen } from './indices/open';
 import { indicesRefresh } from './indices/refresh';
 import { indicesFlush } from './indices/flush';
 import { indicesForceMerge } from './indices/forcemerge';
@@ -123,6 +125,8 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesGetSettings,
   indicesPutSettings,
   indicesAddBlock,
+  indicesClose,
+  indicesOpen,
   indicesRefresh,
   indicesFlush,
   indicesForceMerge,

@@ -1,31 +1,18 @@
 // What a force merge's notification says (index-management's ForceMergeIndexRespParser): the
 // title names the index (or how many), the message says it was merged, or why not: the
 // failure's index and reason, or each failed shard.
-import { isJsonNode, parseJson, type JsonNode } from '../http/raw-json';
+import { parseJson, type JsonNode } from '../http/raw-json';
 import { toOpenSearchError } from '../http/render-error';
-import { indexNaming, resultWording, type OperationOutcome, type OperationResult } from './operation-outcome';
+import { indexNaming, requestIndices, resultWording, scalarText as text, type OperationOutcome, type OperationResult } from './operation-outcome';
 
 /** `RestForceMergeAction`'s target indices: the path's list, trimmed, empties dropped. */
-export function forceMergeIndices(indexParam: string | undefined): string[] {
-  return (indexParam ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
+export const forceMergeIndices = requestIndices;
 
 function title(indices: readonly string[], cluster: string, result: OperationResult): string {
   const what = indices.length === 1 ? indexNaming(indices, cluster) : `${indices.length} indexes from [${cluster}]`;
   return `Force merge operation on ${what} has ${resultWording(result)}`;
 }
 
-function text(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (isJsonNode(v) && v.kind === 'scalar') {
-    const parsed = JSON.parse(v.raw) as unknown;
-    return typeof parsed === 'string' || typeof parsed === 'number' ? String(parsed) : undefined;
-  }
-  return undefined;
-}
 
 /** A JSON object's member (raw-json trees keep keys in order). */
 function member(node: JsonNode | undefined, key: string): JsonNode | undefined {

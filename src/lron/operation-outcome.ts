@@ -1,6 +1,7 @@
 // How a long-running operation ended, and the notification text that says so (index-management's
 // ActionRespParseResult): the outcome a setting's condition is matched against, a title and a
 // message.
+import { isJsonNode } from '../http/raw-json';
 
 export type OperationResult = 'COMPLETE' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
 
@@ -30,4 +31,23 @@ export function resultWording(result: OperationResult): string {
  */
 export function indexNaming(indices: readonly string[], cluster: string): string {
   return indices.length === 1 ? `[${cluster}/${indices[0]}]` : `[${indices.join(',')}] from [${cluster}]`;
+}
+
+/** A request's target indices as `Strings.splitStringByCommaToArray` reads the path: trimmed,
+ * empties dropped (what the parsers' `request.indices()` hold). */
+export function requestIndices(indexParam: string | undefined): string[] {
+  return (indexParam ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** A scalar of an error's extra fields or a parsed answer (a string, or a raw-json scalar). */
+export function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (isJsonNode(v) && v.kind === 'scalar') {
+    const parsed = JSON.parse(v.raw) as unknown;
+    return typeof parsed === 'string' || typeof parsed === 'number' ? String(parsed) : undefined;
+  }
+  return undefined;
 }

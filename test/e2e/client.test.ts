@@ -129,6 +129,24 @@ describe('indices', () => {
     expect(err.statusCode).toBe(400);
     expect((err.meta.body as ErrorBody).error.type).toBe('illegal_argument_exception');
   });
+
+  it('close and open', async () => {
+    await client.indices.create({ index: 'shelf', body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await client.index({ index: 'shelf', id: '1', body: { title: 'kept' }, refresh: true });
+    const closed = await client.indices.close({ index: 'shelf' });
+    expect(closed.body).toEqual({ acknowledged: true, shards_acknowledged: true, indices: { shelf: { closed: true } } });
+    const err = await failure(client.search({ index: 'shelf' }));
+    expect(err.statusCode).toBe(400);
+    expect((err.meta.body as ErrorBody).error).toMatchObject({ type: 'index_closed_exception', reason: 'closed', index: 'shelf' });
+    // A static setting changes while closed.
+    const put = await client.indices.putSettings({ index: 'shelf', body: { index: { codec: 'best_compression' } } });
+    expect(put.body).toEqual({ acknowledged: true });
+    const opened = await client.indices.open({ index: 'shelf' });
+    expect(opened.body).toEqual({ acknowledged: true, shards_acknowledged: true });
+    const got = await client.get({ index: 'shelf', id: '1' });
+    expect(got.body._source).toEqual({ title: 'kept' });
+    await client.indices.delete({ index: 'shelf' });
+  });
 });
 
 describe('documents', () => {

@@ -180,4 +180,34 @@ describe('firing notification settings', () => {
     );
     expect(bodies).toContain(`[${CLUSTER}/books] must be set to block write to clone the index. To set it to block write, use \`PUT /books/_block/write\` `);
   });
+
+  it('notifies an open, in the foreground or the background, with the texts OpenSearch builds for it', async () => {
+    hooks.requests.length = 0;
+    const setting = await call('PUT', '/_plugins/_im/lron/LRON:indices:admin%2Fopen', {
+      lron_config: { action_name: 'indices:admin/open', lron_condition: { success: true, failure: true }, channels: [{ id: 'hook' }] },
+    });
+    expect(setting.status).toBe(200);
+    expect((await call('POST', '/books/_close')).status).toBe(200);
+    // Closing is no long-running operation: nothing is sent for it.
+    await new Promise((r) => setTimeout(r, DELAY_MS + 500));
+    expect(requestsTo('/hook')).toEqual([]);
+    expect(await call('POST', '/books/_open')).toEqual({ status: 200, json: { acknowledged: true, shards_acknowledged: true } });
+    await eventually(() => (requestsTo('/hook').length === 1 ? true : undefined));
+    expect(requestsTo('/hook')[0]?.body).toBe(`[${CLUSTER}/books] has been set to open.`);
+
+    expect((await call('POST', '/books/_close')).status).toBe(200);
+    const started = await call('POST', '/books,nowhere/_open?wait_for_completion=false');
+    expect(started.status).toBe(200);
+    const task = started.json.task as string;
+    const ended = await taskEnded(task);
+    expect(ended.error.type).toBe('index_not_found_exception');
+    // Its one-time setting, made once it has ended, still counts; slack gets the title too.
+    await call('POST', '/_plugins/_im/lron', { lron_config: { task_id: task, lron_condition: { failure: true }, channels: [{ id: 'slack' }] } });
+    await eventually(() => (requestsTo('/hook').length === 2 && requestsTo('/slack').length === 1 ? true : undefined));
+    expect(requestsTo('/hook')[1]?.body).toBe('index [nowhere] no such index [nowhere].');
+    expect(requestsTo('/slack')[0]?.body).toBe(JSON.stringify({ text: `2 indexes from [${CLUSTER}] have failed to open\n\nindex [nowhere] no such index [nowhere].` }));
+    await settingGone(`LRON:${task}`);
+    expect((await call('POST', '/books/_open')).status).toBe(200);
+    expect((await call('GET', '/books/_count')).json.count).toBe(3);
+  });
 });

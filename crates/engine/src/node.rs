@@ -301,6 +301,12 @@ impl Node {
     }
 
     fn write_target_inner(&self, name: &str, create: bool) -> Result<Arc<IndexService>> {
+        let target = self.find_write_target(name, create)?;
+        target.check_open()?;
+        Ok(target)
+    }
+
+    fn find_write_target(&self, name: &str, create: bool) -> Result<Arc<IndexService>> {
         if let Some(s) = self.service(name) {
             return Ok(s);
         }
@@ -399,6 +405,7 @@ impl Node {
             settings,
             mapping,
             aliases: aliases.unwrap_or_default(),
+            state: Default::default(),
         };
         let dir = self.config.data_path.join("indices").join(&uuid);
         let filters: Vec<(String, Value)> = meta
@@ -463,6 +470,38 @@ impl Node {
         }
         merged_aliases.extend(aliases.unwrap_or_default());
         Ok((Some(merged_settings), merged_mappings, Some(merged_aliases)))
+    }
+
+    /// Closes the index `name`: its shards committed and released, its scroll contexts freed,
+    /// the closed state persisted. Returns whether it was open (closing a closed index is a
+    /// no-op, as OpenSearch acknowledges it without listing it).
+    pub fn close_index(&self, name: &str) -> Result<bool> {
+        let _g = self.admin_lock.lock();
+        let Some(svc) = self.service(name) else {
+            return Err(Error::index_not_found(name));
+        };
+        if svc.meta().is_closed() {
+            return Ok(false);
+        }
+        let closed = svc.into_closed()?;
+        self.indices.write().insert(name.to_string(), closed);
+        crate::api::scroll::free_of(&svc);
+        Ok(true)
+    }
+
+    /// Opens the closed index `name` with every document, version and sequence number it had
+    /// (each shard replays its translog past its last commit). Returns whether it was closed.
+    pub fn open_index(&self, name: &str) -> Result<bool> {
+        let _g = self.admin_lock.lock();
+        let Some(svc) = self.service(name) else {
+            return Err(Error::index_not_found(name));
+        };
+        if !svc.meta().is_closed() {
+            return Ok(false);
+        }
+        let open = svc.into_open()?;
+        self.indices.write().insert(name.to_string(), open);
+        Ok(true)
     }
 
     pub fn delete_index(&self, name: &str) -> Result<()> {

@@ -168,7 +168,7 @@ pub fn update(node: &Node, body: Option<&[u8]>) -> Result<Response> {
     for (kind, def, indices) in parsed {
         let mut resolved = Vec::new();
         for i in &indices {
-            for svc in node.resolve(i, IndicesOptions::strict_expand_open())? {
+            for svc in node.resolve(i, IndicesOptions::strict_expand_open().allowing_closed())? {
                 resolved.push(svc.name());
             }
         }
@@ -255,7 +255,10 @@ pub fn put(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let alias = parse_alias_body(name, body.as_ref())?;
     alias_not_an_index(node, name)?;
     check_named_blocks(node, index)?;
-    let services = node.resolve(index, IndicesOptions::strict_expand_open())?;
+    let services = node.resolve(
+        index,
+        IndicesOptions::strict_expand_open().allowing_closed(),
+    )?;
     if let Some(f) = &alias.filter {
         for svc in &services {
             crate::search::alias_filter::validate(name, f, svc)?;
@@ -275,7 +278,10 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
     let names = p.list("name").unwrap_or_default();
     let mut removed = false;
     check_named_blocks(node, index)?;
-    for svc in node.resolve(index, IndicesOptions::strict_expand_open())? {
+    for svc in node.resolve(
+        index,
+        IndicesOptions::strict_expand_open().allowing_closed(),
+    )? {
         svc.update_meta(|m| {
             let before = m.aliases.len();
             m.aliases
@@ -294,7 +300,12 @@ fn matching(node: &Node, p: &Params) -> Result<(Map<String, Value>, Vec<String>)
     let names = p.list("name");
     let svcs = node.resolve(
         p.str("index").unwrap_or("_all"),
-        p.indices_options(IndicesOptions::lenient_expand_open())?,
+        // Closed indices' aliases are listed too (`GetAliasesRequest`'s defaults).
+        p.indices_options(
+            IndicesOptions::lenient_expand_open()
+                .allowing_closed()
+                .expanding_closed(),
+        )?,
     )?;
     super::indices::check_blocks(&svcs, Level::MetadataRead)?;
     let mut out = Map::new();

@@ -36,7 +36,18 @@ pub fn format_bytes(n: u64) -> String {
     format!("{n}b")
 }
 
-fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Response> {
+/// A table cell; `None` is OpenSearch's null cell (empty in text, `null` in JSON, first in a
+/// sort).
+type Cell = Option<String>;
+
+/// Rows whose every cell has a value.
+fn full(rows: Vec<Vec<String>>) -> Vec<Vec<Cell>> {
+    rows.into_iter()
+        .map(|r| r.into_iter().map(Some).collect())
+        .collect()
+}
+
+fn render(p: &Params, columns: &[Column], rows: Vec<Vec<Cell>>) -> Result<Response> {
     // Selected columns by index; an unknown header selects nothing and prints empty cells, as
     // OpenSearch's tables do.
     let selected: Vec<(Option<usize>, String)> = match p.list("h") {
@@ -66,8 +77,9 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
             .map(|i| (Some(i), columns[i].name.to_string()))
             .collect(),
     };
-    let cell =
-        |r: &[String], i: Option<usize>| -> String { i.map(|i| r[i].clone()).unwrap_or_default() };
+    let cell = |r: &[Cell], i: Option<usize>| -> String {
+        i.and_then(|i| r[i].clone()).unwrap_or_default()
+    };
     let right = |i: Option<usize>| i.is_some_and(|i| columns[i].right);
     let mut rows = rows;
     if let Some(sorts) = p.list("s") {
@@ -90,9 +102,12 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
         }
         rows.sort_by(|a, b| {
             for &(i, desc) in &keys {
-                let ord = match (a[i].parse::<f64>(), b[i].parse::<f64>()) {
-                    (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-                    _ => a[i].cmp(&b[i]),
+                let ord = match (&a[i], &b[i]) {
+                    (Some(a), Some(b)) => match (a.parse::<f64>(), b.parse::<f64>()) {
+                        (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+                        _ => a.cmp(b),
+                    },
+                    (a, b) => a.is_some().cmp(&b.is_some()),
                 };
                 let ord = if desc { ord.reverse() } else { ord };
                 if ord != std::cmp::Ordering::Equal {
@@ -113,7 +128,8 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                             .map(|(i, name)| {
                                 (
                                     name.clone(),
-                                    i.map_or(Value::Null, |i| Value::from(r[i].clone())),
+                                    i.and_then(|i| r[i].clone())
+                                        .map_or(Value::Null, Value::from),
                                 )
                             })
                             .collect::<Map<_, _>>(),
@@ -134,20 +150,26 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<String>>) -> Result<Resp
                 }
             }
             let mut out = String::new();
+            // OpenSearch's `RestTable.pad`: a right-aligned cell is padded before its value, a
+            // left-aligned one after it but for the last column's; one space between columns.
+            // So a line ends in spaces when its last cells are empty right-aligned ones.
             let mut line = |cells: Vec<(String, bool)>| {
-                let mut l = String::new();
+                let last = cells.len().saturating_sub(1);
                 for (j, (cell, right)) in cells.iter().enumerate() {
                     let pad = widths[j].saturating_sub(cell.chars().count());
-                    if *right {
-                        l.push_str(&" ".repeat(pad));
-                        l.push_str(cell);
+                    if *right && pad > 0 {
+                        out.push_str(&" ".repeat(pad));
+                        out.push_str(cell);
                     } else {
-                        l.push_str(cell);
-                        l.push_str(&" ".repeat(pad));
+                        out.push_str(cell);
+                        if j != last {
+                            out.push_str(&" ".repeat(pad));
+                        }
                     }
-                    l.push(' ');
+                    if j != last {
+                        out.push(' ');
+                    }
                 }
-                out.push_str(l.trim_end_matches(' '));
                 out.push('\n');
             };
             if verbose {
@@ -249,15 +271,16 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
             default: false,
         },
     ];
-    let expand_hidden = p
-        .str("expand_wildcards")
-        .map(|w| w.contains("hidden") || w.contains("all"))
-        .unwrap_or(false);
+    // Open and closed indices by default (`IndicesOptions.strictExpand`), as asked otherwise.
+    let wildcards = p.str("expand_wildcards");
+    let has = |w: &str| wildcards.is_some_and(|v| v.split(',').any(|x| x == w || x == "all"));
     let opts = IndicesOptions {
         ignore_unavailable: false,
         allow_no_indices: true,
-        expand_open: true,
-        expand_hidden,
+        expand_open: wildcards.is_none() || has("open") || has("hidden") && !has("closed"),
+        expand_closed: wildcards.is_none() || has("closed"),
+        expand_hidden: has("hidden"),
+        forbid_closed: false,
     };
     let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
     super::indices::check_blocks(&svcs, crate::metadata::blocks::Level::MetadataRead)?;
@@ -268,40 +291,41 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
         Some("mb") => (n >> 20).to_string(),
         _ => format_bytes(n),
     };
-    let mut rows: Vec<Vec<String>> = svcs
+    let mut rows: Vec<Vec<Cell>> = svcs
         .iter()
         .map(|s| {
             let m = s.meta();
             let docs: u64 = s.shards().iter().map(|x| x.doc_count()).sum();
             let deleted: u64 = s.shards().iter().map(|x| x.deleted_count()).sum();
             let store: u64 = s.shards().iter().map(|x| x.store_size()).sum();
+            let segments: usize = s.shards().iter().map(|x| x.segment_count()).sum();
+            // A closed index has no shard statistics: OpenSearch leaves those cells empty.
+            let open = |v: String| (!m.is_closed()).then_some(v);
             vec![
-                if m.settings.number_of_replicas > 0 {
-                    "yellow"
-                } else {
-                    "green"
-                }
-                .to_string(),
-                "open".to_string(),
-                m.name.clone(),
-                m.uuid.clone(),
-                m.settings.number_of_shards.to_string(),
-                m.settings.number_of_replicas.to_string(),
-                docs.to_string(),
-                deleted.to_string(),
-                size(store),
-                size(store),
-                m.settings.creation_date().to_string(),
-                s.shards()
-                    .iter()
-                    .map(|x| x.segment_count())
-                    .sum::<usize>()
+                Some(
+                    if m.settings.number_of_replicas > 0 {
+                        "yellow"
+                    } else {
+                        "green"
+                    }
                     .to_string(),
+                ),
+                Some(if m.is_closed() { "close" } else { "open" }.to_string()),
+                Some(m.name.clone()),
+                Some(m.uuid.clone()),
+                Some(m.settings.number_of_shards.to_string()),
+                Some(m.settings.number_of_replicas.to_string()),
+                open(docs.to_string()),
+                open(deleted.to_string()),
+                open(size(store)),
+                open(size(store)),
+                Some(m.settings.creation_date().to_string()),
+                open(segments.to_string()),
             ]
         })
         .collect();
     if let Some(health) = p.str("health") {
-        rows.retain(|r| r[0] == health);
+        rows.retain(|r| r[0].as_deref() == Some(health));
     }
     render(p, &columns, rows)
 }
@@ -371,7 +395,7 @@ pub fn segments(node: &Node, p: &Params) -> Result<Response> {
             }
         }
     }
-    render(p, &columns, rows)
+    render(p, &columns, full(rows))
 }
 
 pub fn aliases(node: &Node, p: &Params) -> Result<Response> {
@@ -432,7 +456,7 @@ pub fn aliases(node: &Node, p: &Params) -> Result<Response> {
             ]);
         }
     }
-    render(p, &columns, rows)
+    render(p, &columns, full(rows))
 }
 
 #[cfg(test)]

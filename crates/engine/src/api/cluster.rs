@@ -50,11 +50,14 @@ fn index_status(svc: &IndexService) -> Status {
 /// The targets' indices, and whether a concrete name in the expression does not exist yet
 /// (OpenSearch reports that as red, waiting for the index to appear, not as an error).
 fn targets(node: &Node, expr: &str) -> Result<(Vec<Arc<IndexService>>, bool)> {
+    // Closed indices keep their shards' health (OpenSearch replicates closed indices).
     let opts = IndicesOptions {
         ignore_unavailable: true,
         allow_no_indices: true,
         expand_open: true,
+        expand_closed: true,
         expand_hidden: true,
+        forbid_closed: false,
     };
     let svcs = node.resolve(expr, opts)?;
     let metas = node.all_metas();

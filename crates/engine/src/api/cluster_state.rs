@@ -85,7 +85,7 @@ fn index_metadata(meta: &IndexMeta, flat: bool) -> Value {
         .collect();
     json!({
         "routing_num_shards": routing_num_shards(shards),
-        "state": "open",
+        "state": if meta.is_closed() { "close" } else { "open" },
         "settings": meta.settings.render(flat),
         "mappings": mappings,
         "aliases": meta.aliases.keys().collect::<Vec<_>>(),
@@ -120,10 +120,13 @@ fn shard_copies(meta: &IndexMeta, node_id: &str, shard: u32) -> Vec<Value> {
 pub fn state(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
     // OpenSearch's `lenientExpandOpen`: a missing index is skipped, not an error.
-    let opts = p.indices_options(IndicesOptions {
-        ignore_unavailable: true,
-        ..IndicesOptions::lenient_expand_open()
-    })?;
+    let opts = p.indices_options(
+        IndicesOptions {
+            ignore_unavailable: true,
+            ..IndicesOptions::lenient_expand_open()
+        }
+        .allowing_closed(),
+    )?;
     let metrics = wanted(p);
     let filtered = p.str("index").is_some_and(|i| !i.is_empty() && i != "_all");
     let all: Vec<Arc<IndexMeta>> = node.all_metas();
@@ -162,8 +165,15 @@ pub fn state(node: &Node, p: &Params) -> Result<Response> {
         let mut indices = Map::new();
         // Blocks are cluster-wide: an index filter does not narrow them.
         for m in &all {
-            let blocks: Map<String, Value> =
-                m.settings.blocks.all().map(|b| b.state_entry()).collect();
+            let mut blocks: Map<String, Value> = Map::new();
+            if m.is_closed() {
+                // `MetadataIndexStateService.INDEX_CLOSED_BLOCK`.
+                blocks.insert(
+                    "4".into(),
+                    json!({"description": "index closed", "retryable": false, "levels": ["read", "write"]}),
+                );
+            }
+            blocks.extend(m.settings.blocks.all().map(|b| b.state_entry()));
             if !blocks.is_empty() {
                 indices.insert(m.name.clone(), Value::Object(blocks));
             }

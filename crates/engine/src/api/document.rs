@@ -318,6 +318,12 @@ pub(super) fn resolve_single(
     name: &str,
     for_write: bool,
 ) -> Result<Arc<IndexService>> {
+    let svc = find_single(node, name, for_write)?;
+    svc.check_open()?;
+    Ok(svc)
+}
+
+fn find_single(node: &Node, name: &str, for_write: bool) -> Result<Arc<IndexService>> {
     if let Some(s) = node.service(name) {
         return Ok(s);
     }

@@ -119,7 +119,12 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
             "index / indices is missing".into()
         ]));
     };
-    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    // Wildcards reach closed indices too (`DeleteIndexRequest`'s defaults).
+    let opts = p.indices_options(
+        IndicesOptions::lenient_expand_open()
+            .allowing_closed()
+            .expanding_closed(),
+    )?;
     // Deleting through an alias is refused, as OpenSearch refuses it.
     for part in expr.split(',') {
         if !part.contains('*')
@@ -169,7 +174,11 @@ fn render_aliases(aliases: &BTreeMap<String, AliasMeta>) -> Value {
 pub fn get(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
     let mut out = Map::new();
-    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::strict_expand_open().allowing_closed(),
+    )?;
     check_blocks(&svcs, Level::MetadataRead)?;
     for svc in svcs {
         let m = svc.meta();
@@ -183,7 +192,11 @@ pub fn get(node: &Node, p: &Params) -> Result<Response> {
 
 pub fn exists(node: &Node, p: &Params) -> Result<Response> {
     // A wildcard matching nothing exists (allow_no_indices); a missing concrete name does not.
-    match targets(node, p, IndicesOptions::lenient_expand_open()) {
+    match targets(
+        node,
+        p,
+        IndicesOptions::lenient_expand_open().allowing_closed(),
+    ) {
         Ok(svcs) => {
             check_blocks(&svcs, Level::MetadataRead)?;
             Ok(Response::empty(200))
@@ -195,7 +208,11 @@ pub fn exists(node: &Node, p: &Params) -> Result<Response> {
 
 pub fn get_mapping(node: &Node, p: &Params) -> Result<Response> {
     let mut out = Map::new();
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::lenient_expand_open().allowing_closed(),
+    )?;
     check_blocks(&svcs, Level::MetadataRead)?;
     for svc in svcs {
         let m = svc.meta();
@@ -208,10 +225,15 @@ pub fn get_mapping(node: &Node, p: &Params) -> Result<Response> {
 pub fn get_field_mapping(node: &Node, p: &Params) -> Result<Response> {
     let fields = p.list("fields").unwrap_or_default();
     let mut out = Map::new();
-    for svc in targets(node, p, IndicesOptions::lenient_expand_open())? {
+    for svc in targets(
+        node,
+        p,
+        IndicesOptions::lenient_expand_open().allowing_closed(),
+    )? {
         let m = svc.meta();
-        // Each index answers on its own; one a block holds has no answer to give.
-        if blocks::check([m.as_ref()], Level::MetadataRead).is_err() {
+        // Each index answers on its own (its shards do); one a block holds, or a closed one,
+        // has no answer to give.
+        if m.is_closed() || blocks::check([m.as_ref()], Level::MetadataRead).is_err() {
             continue;
         }
         let mut mappings = Map::new();
@@ -248,7 +270,14 @@ pub fn put_mapping(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Respo
         )
     })?;
     let update = Mapping::parse(&body)?;
-    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    // A closed index takes mapping updates too, and wildcards reach it (`PutMappingRequest`).
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::strict_expand_open()
+            .allowing_closed()
+            .expanding_closed(),
+    )?;
     check_blocks(&svcs, Level::MetadataWrite)?;
     // Validate against every index first, so a conflict on one changes none.
     for svc in &svcs {
@@ -265,7 +294,11 @@ pub fn get_settings(node: &Node, p: &Params) -> Result<Response> {
     let names = p.list("name");
     let include_defaults = p.bool("include_defaults", false)?;
     let mut out = Map::new();
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::lenient_expand_open().allowing_closed(),
+    )?;
     check_blocks(&svcs, Level::MetadataRead)?;
     for svc in svcs {
         let m = svc.meta();
@@ -324,18 +357,32 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
         Some(inner) if body.as_object().map(|o| o.len()) == Some(1) => inner.clone(),
         _ => body,
     };
-    let svcs = targets(node, p, IndicesOptions::strict_expand_open())?;
+    // Wildcards reach closed indices too (`UpdateSettingsRequest`), where static settings may
+    // change.
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::strict_expand_open()
+            .allowing_closed()
+            .expanding_closed(),
+    )?;
     // A block may always be lifted (one block setting alone), else blocks refuse the update.
     if !blocks::lifts_block(&crate::index::settings::flatten(&body)?) {
         check_blocks(&svcs, Level::MetadataWrite)?;
     }
     for svc in &svcs {
         let m = svc.meta();
-        m.settings.updated(&body, &m.name, &m.uuid)?;
+        let settings = m.settings.updated(&body, &m.name, &m.uuid, m.is_closed())?;
+        if m.is_closed() {
+            // Analysis changes take effect when the index opens; they must build now.
+            let mut next = (*m).clone();
+            next.settings = settings;
+            crate::index::index_service::analysis_for(&next)?;
+        }
     }
     for svc in &svcs {
         svc.update_meta(|m| {
-            m.settings = m.settings.updated(&body, &m.name, &m.uuid)?;
+            m.settings = m.settings.updated(&body, &m.name, &m.uuid, m.is_closed())?;
             Ok(())
         })?;
     }
@@ -348,7 +395,11 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
 pub fn add_block(node: &Node, p: &Params) -> Result<Response> {
     let block = blocks::Block::from_api_name(p.required("block")?)?;
     // A pattern matching nothing blocks nothing (`IndicesOptions.strictExpandOpen`).
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    let svcs = targets(
+        node,
+        p,
+        IndicesOptions::lenient_expand_open().allowing_closed(),
+    )?;
     // A block that itself holds metadata changes may be added whatever holds them already.
     if !block.refuses(Level::MetadataWrite) {
         check_blocks(&svcs, Level::MetadataWrite)?;
@@ -360,7 +411,9 @@ pub fn add_block(node: &Node, p: &Params) -> Result<Response> {
             continue;
         }
         svc.update_meta(|m| {
-            m.settings = m.settings.updated(&change, &m.name, &m.uuid)?;
+            m.settings = m
+                .settings
+                .updated(&change, &m.name, &m.uuid, m.is_closed())?;
             Ok(())
         })?;
         blocked.push((svc.name(), ()));
@@ -529,7 +582,12 @@ pub fn stats(node: &Node, p: &Params) -> Result<Response> {
                 .iter()
                 .any(|m| m == "_all" || m == section || (m == "merge" && section == "merges"))
     };
-    let svcs = targets(node, p, IndicesOptions::lenient_expand_open())?;
+    // `forbid_closed_indices=false` lists a closed index too; it has no shard to report on.
+    let mut defaults = IndicesOptions::lenient_expand_open();
+    if !p.bool("forbid_closed_indices", true)? {
+        defaults = defaults.allowing_closed();
+    }
+    let svcs = targets(node, p, defaults)?;
     check_blocks(&svcs, Level::MetadataRead)?;
     let (total, ok) = shard_totals(&svcs);
     let mut all = json!({});

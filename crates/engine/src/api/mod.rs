@@ -15,6 +15,7 @@ pub(crate) mod indices;
 mod json_writer;
 pub(crate) mod legacy_templates;
 mod msearch;
+mod open_close;
 mod param_check;
 mod params;
 mod scripts;
@@ -127,6 +128,8 @@ pub fn execute(
         "indices:monitor/settings/get" => indices::get_settings(node, params),
         "indices:admin/settings/update" => indices::put_settings(node, params, body),
         "indices:admin/block/add" => indices::add_block(node, params),
+        "indices:admin/close" => open_close::close(node, params),
+        "indices:admin/open" => open_close::open(node, params),
         "indices:admin/refresh" => indices::refresh(node, params),
         "indices:admin/flush" => indices::flush(node, params),
         "indices:admin/forcemerge" => forcemerge::force_merge(node, params),

@@ -109,6 +109,8 @@ impl Params {
         };
         defaults.ignore_unavailable = named("ignore_unavailable", defaults.ignore_unavailable)?;
         defaults.allow_no_indices = named("allow_no_indices", defaults.allow_no_indices)?;
+        // Read as OpenSearch reads it; Quarry has no throttled (frozen) indices to leave out.
+        named("ignore_throttled", false)?;
         if let Some(w) = self.str("expand_wildcards") {
             defaults.apply_expand_wildcards(w)?;
         }

@@ -75,6 +75,15 @@ pub fn free_expired() {
     }
 }
 
+/// Frees the contexts that read `index` (it is closing): their next page finds no context, as
+/// OpenSearch's does once the shards it read are closed.
+pub fn free_of(index: &Arc<crate::index::index_service::IndexService>) {
+    table().lock().retain(|_, c| {
+        let c = c.lock();
+        !c.targets.iter().any(|t| Arc::ptr_eq(&t.service, index))
+    });
+}
+
 /// Opens a context after a search's first page; returns its scroll id.
 pub fn open(
     req: SearchRequest,

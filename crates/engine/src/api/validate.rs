@@ -34,7 +34,8 @@ fn request_query(p: &Params, body: Option<&[u8]>) -> std::result::Result<Ast, Er
 
 pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
     let explain = p.bool("explain", false)?;
-    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    // A closed index is no error here: its block fails the validation below.
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open().allowing_closed())?;
     let (services, resolved) = node.resolve_read(p.str("index").unwrap_or("_all"), opts)?;
     let mut ast = match request_query(p, body) {
         Ok(a) => a,
@@ -49,7 +50,7 @@ pub fn validate(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response
     // A block fails the validation, not the request: OpenSearch answers any failure after the
     // query's rewrite as an invalid query with the failure's message.
     let metas: Vec<_> = services.iter().map(|s| s.meta()).collect();
-    if let Err(e) = crate::metadata::blocks::check(
+    if let Err(e) = crate::metadata::blocks::check_with_closed(
         metas.iter().map(|m| m.as_ref()),
         crate::metadata::blocks::Level::Read,
     ) {

@@ -33,6 +33,16 @@ pub struct AliasMeta {
     pub is_hidden: Option<bool>,
 }
 
+/// Whether an index's shards are open (OpenSearch's `IndexMetadata.State`). A closed index keeps
+/// its metadata and files, but holds no tantivy reader or writer and serves no data operation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexState {
+    #[default]
+    Open,
+    Close,
+}
+
 #[derive(Debug, Clone)]
 pub struct IndexMeta {
     pub name: String,
@@ -40,6 +50,20 @@ pub struct IndexMeta {
     pub settings: IndexSettings,
     pub mapping: Mapping,
     pub aliases: BTreeMap<String, AliasMeta>,
+    pub state: IndexState,
+}
+
+impl IndexMeta {
+    pub fn is_closed(&self) -> bool {
+        self.state == IndexState::Close
+    }
+
+    /// OpenSearch's `IndexClosedException` for this index.
+    pub fn closed_error(&self) -> Error {
+        Error::new(ErrorKind::IndexClosed, "closed")
+            .with("index", self.name.as_str())
+            .with("index_uuid", self.uuid.as_str())
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,6 +73,13 @@ struct PersistedMeta {
     settings: BTreeMap<String, Value>,
     mappings: Value,
     aliases: BTreeMap<String, AliasMeta>,
+    /// Absent in files written before indices could close: those are open.
+    #[serde(default, skip_serializing_if = "is_open")]
+    state: IndexState,
+}
+
+fn is_open(state: &IndexState) -> bool {
+    *state == IndexState::Open
 }
 
 /// A write to an index, before routing.
@@ -100,8 +131,9 @@ fn tokenizer_setup(registry: &Arc<Registry>) -> TokenizerSetup {
 }
 
 /// Builds the index's analysis registry and checks that every analyzer the mapping names
-/// exists (OpenSearch's error shape for index creation).
-fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
+/// exists (OpenSearch's error shape for index creation). Also how a static analysis change on a
+/// closed index is checked before it is recorded.
+pub(crate) fn analysis_for(meta: &IndexMeta) -> Result<Arc<Registry>> {
     let reg = Registry::from_settings(&meta.settings.flat)?;
     meta.mapping
         .check_analyzers(&|n| reg.analyzer(n).is_some())
@@ -141,6 +173,7 @@ impl IndexService {
         }))
     }
 
+    /// Opens the index in `dir` as its metadata left it: with its shards, or closed.
     pub fn open(dir: &Path) -> Result<Arc<IndexService>> {
         let bytes = std::fs::read(dir.join("_state").join("index.json"))?;
         let p: PersistedMeta = serde_json::from_slice(&bytes)
@@ -151,7 +184,31 @@ impl IndexService {
             settings: IndexSettings::from_flat(p.settings)?,
             mapping: Mapping::parse(&p.mappings)?,
             aliases: p.aliases,
+            state: p.state,
         };
+        if meta.is_closed() {
+            return Ok(IndexService::closed(dir, meta));
+        }
+        IndexService::open_shards(dir, meta)
+    }
+
+    /// A closed index: its metadata only. Nothing under its shard directories is opened, so
+    /// no reader, writer, translog or analyzer is held.
+    fn closed(dir: &Path, meta: IndexMeta) -> Arc<IndexService> {
+        Arc::new(IndexService {
+            dir: dir.to_path_buf(),
+            shards: Vec::new(),
+            // Unused: a closed index analyses nothing, and its mapping updates check the
+            // analysis its settings hold at the time.
+            registry: Arc::new(Registry::default()),
+            meta: RwLock::new(Arc::new(meta)),
+            mapping_lock: Mutex::new(()),
+        })
+    }
+
+    /// Opens the shards of an index whose metadata is `meta` (replaying each translog past its
+    /// commit). Nothing is persisted: the caller records the state once this succeeded.
+    pub fn open_shards(dir: &Path, meta: IndexMeta) -> Result<Arc<IndexService>> {
         let mapping = meta.mapping.clone();
         let parse = move |id: &str, routing: Option<&str>, src: &[u8], b: &DocBuilder| {
             replay_parse(&mapping, id, routing, src, b)
@@ -227,7 +284,13 @@ impl IndexService {
     fn merge_mapping_locked(&self, update: &Mapping) -> Result<bool> {
         let current = self.meta();
         let merged = current.mapping.merged(update)?;
-        update.check_analyzers(&|n| self.registry.analyzer(n).is_some())?;
+        // A closed index's analysis may have changed since it closed: check against it as it is.
+        let registry = if current.is_closed() {
+            Arc::new(Registry::from_settings(&current.settings.flat)?)
+        } else {
+            self.registry.clone()
+        };
+        update.check_analyzers(&|n| registry.analyzer(n).is_some())?;
         if merged.render() == current.mapping.render() {
             return Ok(false);
         }
@@ -290,6 +353,12 @@ impl IndexService {
             .map(|_| Vec::with_capacity(if one_shard { n } else { 0 }))
             .collect();
         let mut outcomes: Vec<Option<WriteOutcome>> = (0..n).map(|_| None).collect();
+        // A write that raced the index's closing finds its shard's writer gone: it is refused
+        // as any write to a closed index is.
+        let closing = |e: Error| match self.meta() {
+            m if m.is_closed() => m.closed_error(),
+            _ => e,
+        };
         for (i, w) in writes.into_iter().enumerate() {
             let (id, routing, source, tree, pre) = match w {
                 DocWrite::Delete { id, routing, pre } => {
@@ -325,7 +394,7 @@ impl IndexService {
                         &source,
                         &tree,
                     )
-                    .map_err(|e| locate_object_value(e, &source));
+                    .map_err(|e| closing(locate_object_value(e, &source)));
                 // The parsed tree is done with: freed here, before the shard's lock.
                 drop(tree);
                 match built {
@@ -354,7 +423,7 @@ impl IndexService {
             }
             let (idx, ops): (Vec<usize>, Vec<ShardOp>) = ops.into_iter().unzip();
             let shard = &self.shards[s];
-            match shard.apply(ops, &meta.name, &meta.uuid) {
+            match shard.apply(ops, &meta.name, &meta.uuid).map_err(closing) {
                 Ok(results) => {
                     for (i, r) in idx.into_iter().zip(results) {
                         outcomes[i] = Some(WriteOutcome {
@@ -373,7 +442,7 @@ impl IndexService {
                 }
             }
             if meta.settings.durability == crate::index::settings::Durability::Request {
-                if let Err(e) = shard.sync() {
+                if let Err(e) = shard.sync().map_err(closing) {
                     for o in outcomes
                         .iter_mut()
                         .flatten()
@@ -401,9 +470,48 @@ impl IndexService {
         self.shards.iter().map(|s| s.doc_count()).sum()
     }
 
+    /// Commits and releases every shard's writer (node shutdown, deletion, closing).
     pub fn close(&self) -> Result<()> {
         for s in &self.shards {
             s.close()?;
+        }
+        Ok(())
+    }
+
+    /// Closes the index for good: commits its shards, then records the closed state (the
+    /// shards hold everything by then, so a crash after the record loses nothing). Returns the
+    /// closed index that replaces this one; this one's readers go when its last user drops it.
+    pub fn into_closed(&self) -> Result<Arc<IndexService>> {
+        let _g = self.mapping_lock.lock();
+        self.close()?;
+        for s in &self.shards {
+            s.record_closed()?;
+        }
+        let mut meta = (*self.meta()).clone();
+        meta.state = IndexState::Close;
+        meta.settings = meta.settings.with_verified_before_close(true)?;
+        persist(&self.dir, &meta)?;
+        // Requests that resolved this index before it closed see it closed from now on.
+        *self.meta.write() = Arc::new(meta.clone());
+        Ok(IndexService::closed(&self.dir, meta))
+    }
+
+    /// Opens a closed index: its shards first (analyzers built from the settings as they are
+    /// now, translogs replayed), then the open state recorded; a failure leaves it closed.
+    pub fn into_open(&self) -> Result<Arc<IndexService>> {
+        let mut meta = (*self.meta()).clone();
+        meta.state = IndexState::Open;
+        meta.settings = meta.settings.with_verified_before_close(false)?;
+        let svc = IndexService::open_shards(&self.dir, meta)?;
+        persist(&self.dir, &svc.meta())?;
+        Ok(svc)
+    }
+
+    /// Refuses a data operation on a closed index with OpenSearch's `index_closed_exception`.
+    pub fn check_open(&self) -> Result<()> {
+        let meta = self.meta();
+        if meta.is_closed() {
+            return Err(meta.closed_error());
         }
         Ok(())
     }
@@ -483,8 +591,148 @@ fn persist(dir: &Path, meta: &IndexMeta) -> Result<()> {
         settings: meta.settings.flat.clone(),
         mappings: meta.mapping.render(),
         aliases: meta.aliases.clone(),
+        state: meta.state,
     };
     let bytes = serde_json::to_vec_pretty(&p).map_err(|e| Error::internal(e.to_string()))?;
     crate::util::fs::atomic_write(&dir.join("_state").join("index.json"), &bytes)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn create(dir: &Path) -> Arc<IndexService> {
+        let settings = IndexSettings::for_new_index(
+            Some(&json!({"number_of_shards": 1, "number_of_replicas": 0})),
+            "books",
+            "u",
+            0,
+        )
+        .unwrap();
+        let meta = IndexMeta {
+            name: "books".into(),
+            uuid: "u".into(),
+            settings,
+            mapping: Mapping::parse(&json!({"properties": {"t": {"type": "text"}}})).unwrap(),
+            aliases: BTreeMap::new(),
+            state: IndexState::Open,
+        };
+        IndexService::create(dir, meta).unwrap()
+    }
+
+    fn index(svc: &IndexService, id: &str, t: &str) {
+        let doc = json!({ "t": t });
+        let write = DocWrite::Index {
+            id: id.into(),
+            routing: None,
+            source: Arc::new(serde_json::to_vec(&doc).unwrap()),
+            doc,
+            pre: Preconditions::default(),
+        };
+        for outcome in svc.write(vec![write]) {
+            outcome.result.unwrap();
+        }
+    }
+
+    /// `(seq_no, primary_term, version)` of a document, from the shard that holds it.
+    fn version(svc: &IndexService, id: &str) -> (i64, i64, i64) {
+        let shard = &svc.shards()[svc.shard_of(id, None) as usize];
+        let v = shard.current(id).unwrap().unwrap();
+        (v.seq_no, v.primary_term, v.version)
+    }
+
+    #[test]
+    fn a_closed_index_holds_no_shard_and_reopens_with_its_documents() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("idx");
+        let svc = create(&dir);
+        index(&svc, "1", "one");
+        svc.refresh().unwrap();
+        // A second version and a document never refreshed: the commit on close keeps them.
+        index(&svc, "1", "one again");
+        index(&svc, "2", "two");
+        let before = (version(&svc, "1"), version(&svc, "2"));
+        assert_eq!(before, ((1, 1, 2), (2, 1, 1)));
+
+        let closed = svc.into_closed().unwrap();
+        // A request still holding the open index is refused as closed, not failed.
+        assert!(svc.meta().is_closed());
+        let doc = json!({"t": "late"});
+        let late = svc.write(vec![DocWrite::Index {
+            id: "late".into(),
+            routing: None,
+            source: Arc::new(serde_json::to_vec(&doc).unwrap()),
+            doc,
+            pre: Preconditions::default(),
+        }]);
+        assert_eq!(
+            late[0].result.as_ref().unwrap_err().type_name(),
+            "index_closed_exception"
+        );
+        drop(svc);
+        assert!(closed.meta().is_closed());
+        assert!(closed.shards().is_empty());
+        assert_eq!(
+            closed.meta().settings.flat["index.verified_before_close"],
+            json!("true")
+        );
+        assert_eq!(
+            closed.check_open().unwrap_err().type_name(),
+            "index_closed_exception"
+        );
+        // Nothing holds the shards' tantivy indices: a writer may take their lock.
+        let files = tantivy::Index::open_in_dir(dir.join("0").join("index")).unwrap();
+        drop(files.writer::<TantivyDocument>(15_000_000).unwrap());
+
+        let open = closed.into_open().unwrap();
+        assert!(!open.meta().is_closed());
+        assert!(!open
+            .meta()
+            .settings
+            .flat
+            .contains_key("index.verified_before_close"));
+        assert_eq!(open.doc_count(), 2);
+        let (one, two) = (version(&open, "1"), version(&open, "2"));
+        assert_eq!((one.0, one.2), (before.0 .0, before.0 .2));
+        assert_eq!((two.0, two.2), (before.1 .0, before.1 .2));
+        // Closing and opening each start a primary term, as OpenSearch's reallocations do.
+        index(&open, "3", "three");
+        assert_eq!(version(&open, "3"), (3, 3, 1));
+    }
+
+    #[test]
+    fn the_closed_state_survives_a_restart() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("idx");
+        let svc = create(&dir);
+        index(&svc, "1", "one");
+        let closed = svc.into_closed().unwrap();
+        drop(svc);
+        drop(closed);
+
+        let again = IndexService::open(&dir).unwrap();
+        assert!(again.meta().is_closed());
+        assert!(again.shards().is_empty());
+        let open = again.into_open().unwrap();
+        drop(again);
+        drop(open);
+        // The open state is persisted too.
+        let last = IndexService::open(&dir).unwrap();
+        assert!(!last.meta().is_closed());
+        assert_eq!(last.doc_count(), 1);
+        assert_eq!(version(&last, "1").0, 0);
+    }
+
+    #[test]
+    fn files_from_before_index_states_read_as_open() {
+        let p: PersistedMeta = serde_json::from_value(json!({
+            "name": "i", "uuid": "u", "settings": {}, "mappings": {}, "aliases": {}
+        }))
+        .unwrap();
+        assert_eq!(p.state, IndexState::Open);
+        // And an open index writes no state at all.
+        assert!(serde_json::to_value(&p).unwrap().get("state").is_none());
+    }
 }

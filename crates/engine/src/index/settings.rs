@@ -45,6 +45,23 @@ enum Kind {
     Dynamic,
 }
 
+/// What OpenSearch records on an index it closed (and drops when it opens it again).
+const VERIFIED_BEFORE_CLOSE: &str = "index.verified_before_close";
+
+/// Settings an update names as unknown: OpenSearch records them itself.
+const PRIVATE: &[&str] = &[
+    "index.creation_date",
+    "index.uuid",
+    "index.version.created",
+    "index.provided_name",
+];
+
+/// Static settings no update changes, even on a closed index (`Property.Final`).
+const FINAL: &[&str] = &["index.number_of_shards", "index.replication.type"];
+
+/// The codecs `index.codec` takes.
+const CODECS: &[&str] = &["default", "lz4", "best_compression", "zlib"];
+
 /// The settings Quarry knows: key, whether it may change on an open index.
 fn known(key: &str) -> Option<Kind> {
     use Kind::*;
@@ -64,9 +81,11 @@ fn known(key: &str) -> Option<Kind> {
         | "index.number_of_routing_shards"
         | "index.codec"
         | "index.routing_partition_size" => Static,
-        "index.creation_date" | "index.uuid" | "index.version.created" | "index.provided_name" => {
-            Static
-        }
+        "index.creation_date"
+        | "index.uuid"
+        | "index.version.created"
+        | "index.provided_name"
+        | VERIFIED_BEFORE_CLOSE => Static,
         "index.replication.type" => Static,
         "index.number_of_replicas"
         | "index.refresh_interval"
@@ -89,6 +108,12 @@ fn known(key: &str) -> Option<Kind> {
         | "index.final_pipeline" => Dynamic,
         _ => return None,
     })
+}
+
+fn unknown_setting(key: &str) -> Error {
+    Error::illegal_argument(format!(
+        "unknown setting [{key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
+    ))
 }
 
 /// Flattens `{"index":{"number_of_shards":3}}`, `{"number_of_shards":3}` and
@@ -204,8 +229,14 @@ impl IndexSettings {
     pub fn from_flat(flat: BTreeMap<String, Value>) -> Result<Self> {
         for key in flat.keys() {
             if known(key).is_none() {
+                return Err(unknown_setting(key));
+            }
+        }
+        if let Some(codec) = flat.get("index.codec").and_then(Value::as_str) {
+            if !CODECS.contains(&codec) {
                 return Err(Error::illegal_argument(format!(
-                    "unknown setting [{key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
+                    "unknown value for [index.codec] must be one of [{}] but was: {codec}",
+                    CODECS.join(", ")
                 )));
             }
         }
@@ -300,25 +331,45 @@ impl IndexSettings {
         Self::from_flat(flat)
     }
 
-    /// Applies an update body: dynamic keys only on an open index; `null` resets to default.
-    pub fn updated(&self, body: &Value, index_name: &str, uuid: &str) -> Result<Self> {
+    /// Applies an update body: dynamic keys only on an open index, static ones too on a closed
+    /// one (but for final and private ones); `null` resets to default.
+    pub fn updated(
+        &self,
+        body: &Value,
+        index_name: &str,
+        uuid: &str,
+        closed: bool,
+    ) -> Result<Self> {
         let changes = flatten(body)?;
         let mut non_dynamic = Vec::new();
         for key in changes.keys() {
+            if key == VERIFIED_BEFORE_CLOSE {
+                return Err(Error::illegal_argument(format!(
+                    "can not update private setting [{key}]; this setting is managed by OpenSearch"
+                )));
+            }
+            if closed && PRIVATE.contains(&key.as_str()) {
+                return Err(unknown_setting(key));
+            }
             match known(key) {
-                None => {
+                None => return Err(unknown_setting(key)),
+                Some(Kind::Static) if closed && FINAL.contains(&key.as_str()) => {
                     return Err(Error::illegal_argument(format!(
-                        "unknown setting [{key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
+                        "final {index_name} setting [{key}], not updateable"
                     )))
                 }
-                Some(Kind::Static) => non_dynamic.push(key.clone()),
-                Some(Kind::Dynamic) => {}
+                Some(Kind::Static) if !closed => non_dynamic.push(key.clone()),
+                Some(_) => {}
             }
         }
         if !non_dynamic.is_empty() {
+            // OpenSearch collects them in a `HashSet`: they print in its order.
+            let mut keys: Vec<(String, ())> = non_dynamic.into_iter().map(|k| (k, ())).collect();
+            crate::util::java_hash::hash_order(&mut keys);
+            let keys: Vec<String> = keys.into_iter().map(|(k, _)| k).collect();
             return Err(Error::illegal_argument(format!(
                 "Can't update non dynamic settings [[{}]] for open indices [[{index_name}/{uuid}]]",
-                non_dynamic.join(", ")
+                keys.join(", ")
             )));
         }
         let mut flat = self.flat.clone();
@@ -328,6 +379,17 @@ impl IndexSettings {
             } else {
                 flat.insert(k, v);
             }
+        }
+        Self::from_flat(flat)
+    }
+
+    /// These settings with `index.verified_before_close` recorded (closing) or dropped (opening).
+    pub fn with_verified_before_close(&self, verified: bool) -> Result<Self> {
+        let mut flat = self.flat.clone();
+        if verified {
+            flat.insert(VERIFIED_BEFORE_CLOSE.into(), "true".into());
+        } else {
+            flat.remove(VERIFIED_BEFORE_CLOSE);
         }
         Self::from_flat(flat)
     }
@@ -425,20 +487,59 @@ mod tests {
     }
 
     #[test]
+    fn static_settings_change_on_closed_indices_only() {
+        let s = IndexSettings::for_new_index(None, "a", "u", 0).unwrap();
+        let analysis = json!({"index.analysis.analyzer.ws.tokenizer": "whitespace"});
+        let reason = |body: &Value, closed| s.updated(body, "a", "u", closed).unwrap_err().reason;
+        assert_eq!(
+            reason(&analysis, false),
+            "Can't update non dynamic settings [[index.analysis.analyzer.ws.tokenizer]] for open indices [[a/u]]"
+        );
+        let closed = s.updated(&analysis, "a", "u", true).unwrap();
+        assert_eq!(
+            closed.flat["index.analysis.analyzer.ws.tokenizer"],
+            json!("whitespace")
+        );
+        assert_eq!(
+            reason(&json!({"index.number_of_shards": 2}), true),
+            "final a setting [index.number_of_shards], not updateable"
+        );
+        assert!(
+            reason(&json!({"index.uuid": "x"}), true).starts_with("unknown setting [index.uuid]")
+        );
+        assert_eq!(
+            reason(&json!({"index.verified_before_close": false}), true),
+            "can not update private setting [index.verified_before_close]; this setting is managed by OpenSearch"
+        );
+        assert_eq!(
+            reason(&json!({"index.codec": "nope"}), true),
+            "unknown value for [index.codec] must be one of [default, lz4, best_compression, zlib] but was: nope"
+        );
+        assert!(s
+            .updated(&json!({"index.codec": "best_compression"}), "a", "u", true)
+            .is_ok());
+    }
+
+    #[test]
     fn updates() {
         let s = IndexSettings::for_new_index(None, "a", "u", 5).unwrap();
         let s2 = s
-            .updated(&json!({"index": {"number_of_replicas": 0}}), "a", "u")
+            .updated(
+                &json!({"index": {"number_of_replicas": 0}}),
+                "a",
+                "u",
+                false,
+            )
             .unwrap();
         assert_eq!(s2.number_of_replicas, 0);
         let e = s
-            .updated(&json!({"number_of_shards": 2}), "a", "u")
+            .updated(&json!({"number_of_shards": 2}), "a", "u", false)
             .unwrap_err();
         assert!(e
             .reason
             .contains("Can't update non dynamic settings [[index.number_of_shards]]"));
         let s3 = s2
-            .updated(&json!({"index.number_of_replicas": null}), "a", "u")
+            .updated(&json!({"index.number_of_replicas": null}), "a", "u", false)
             .unwrap();
         assert_eq!(s3.number_of_replicas, 1);
     }

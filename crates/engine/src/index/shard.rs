@@ -1038,6 +1038,23 @@ impl Shard {
         }
         Ok(())
     }
+
+    /// Records that the index closed with this shard: OpenSearch reallocates a closed index's
+    /// shards, which starts a primary term of its own, so the opening after writes with the
+    /// term after that one.
+    pub fn record_closed(&self) -> Result<()> {
+        let path = self.dir.join("shard.json");
+        let state: ShardState = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let state = ShardState {
+            primary_term: self.primary_term + 1,
+            ..state
+        };
+        crate::util::fs::atomic_write(&path, &serde_json::to_vec(&state).expect("json"))?;
+        Ok(())
+    }
 }
 
 /// The version a write gets, or the conflict OpenSearch reports.

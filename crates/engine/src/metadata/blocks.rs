@@ -216,6 +216,30 @@ pub fn check<'a>(metas: impl IntoIterator<Item = &'a IndexMeta>, level: Level) -
     }
 }
 
+/// [`check`], with a closed index held by OpenSearch's `index closed` block (reads and writes),
+/// for the one API that reaches a closed index's data without refusing it first (`_validate`).
+pub fn check_with_closed<'a>(
+    metas: impl IntoIterator<Item = &'a IndexMeta>,
+    level: Level,
+) -> Result<()> {
+    let metas: Vec<&IndexMeta> = metas.into_iter().collect();
+    check(metas.iter().copied(), level)?;
+    let mut closed: Vec<(String, ())> = metas
+        .iter()
+        .filter(|m| m.is_closed() && matches!(level, Level::Read | Level::Write))
+        .map(|m| (m.name.clone(), ()))
+        .collect();
+    if closed.is_empty() {
+        return Ok(());
+    }
+    crate::util::java_hash::hash_order(&mut closed);
+    let reason: String = closed
+        .iter()
+        .map(|(name, _)| format!("index [{name}] blocked by: [FORBIDDEN/4/index closed];"))
+        .collect();
+    Err(Error::new(ErrorKind::ClusterBlock, reason))
+}
+
 /// Refuses a search at `level` on the first of `metas` a block holds: a search checks its
 /// indices one at a time and stops at the first.
 pub fn check_first<'a>(metas: impl IntoIterator<Item = &'a IndexMeta>, level: Level) -> Result<()> {
@@ -262,6 +286,7 @@ mod tests {
             settings: IndexSettings::from_flat(flat).unwrap(),
             mapping: crate::index::mapping::Mapping::empty(),
             aliases: Default::default(),
+            state: Default::default(),
         }
     }
 

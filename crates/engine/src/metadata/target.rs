@@ -1,5 +1,6 @@
 //! Index expressions → concrete indices: comma lists, `*` wildcards, `-` exclusions, `_all`,
-//! aliases, hidden indices, and `expand_wildcards` / `ignore_unavailable` / `allow_no_indices`.
+//! aliases, hidden and closed indices, and `expand_wildcards` / `ignore_unavailable` /
+//! `allow_no_indices` / `forbid_closed_indices`.
 
 use crate::error::{Error, Result};
 use crate::index::index_service::{AliasMeta, IndexMeta};
@@ -11,17 +12,25 @@ pub struct IndicesOptions {
     pub ignore_unavailable: bool,
     pub allow_no_indices: bool,
     pub expand_open: bool,
+    pub expand_closed: bool,
     pub expand_hidden: bool,
+    /// A closed index named (or reached through an alias or `expand_wildcards=closed`) fails
+    /// the request with `index_closed_exception`, or is skipped under `ignore_unavailable`.
+    /// Every API that reads or writes documents forbids them; metadata APIs do not.
+    pub forbid_closed: bool,
 }
 
 impl IndicesOptions {
-    /// Defaults of read-type APIs (search, count, get index).
+    /// Defaults of read-type APIs (search, count, refresh): wildcards expand to open indices,
+    /// matching nothing is fine, closed indices are forbidden.
     pub fn lenient_expand_open() -> Self {
         IndicesOptions {
             ignore_unavailable: false,
             allow_no_indices: true,
             expand_open: true,
+            expand_closed: false,
             expand_hidden: false,
+            forbid_closed: true,
         }
     }
 
@@ -29,33 +38,49 @@ impl IndicesOptions {
     /// updates, aliases): wildcards expand to open indices, a miss is an error.
     pub fn strict_expand_open() -> Self {
         IndicesOptions {
-            ignore_unavailable: false,
             allow_no_indices: false,
-            expand_open: true,
-            expand_hidden: false,
+            ..IndicesOptions::lenient_expand_open()
         }
     }
 
     /// Defaults of APIs on one concrete index (document APIs).
     pub fn strict_single() -> Self {
         IndicesOptions {
-            ignore_unavailable: false,
             allow_no_indices: false,
             expand_open: false,
-            expand_hidden: false,
+            ..IndicesOptions::lenient_expand_open()
+        }
+    }
+
+    /// These options for an API that works on closed indices too (metadata reads and updates,
+    /// deletion, closing and opening).
+    pub fn allowing_closed(self) -> Self {
+        IndicesOptions {
+            forbid_closed: false,
+            ..self
+        }
+    }
+
+    /// These options with wildcards expanding to closed indices as well as open ones.
+    pub fn expanding_closed(self) -> Self {
+        IndicesOptions {
+            expand_closed: true,
+            ..self
         }
     }
 
     pub fn apply_expand_wildcards(&mut self, value: &str) -> Result<()> {
         self.expand_open = false;
+        self.expand_closed = false;
         self.expand_hidden = false;
         for part in value.split(',') {
             match part.trim() {
                 "open" => self.expand_open = true,
-                "closed" => {}
+                "closed" => self.expand_closed = true,
                 "hidden" => self.expand_hidden = true,
                 "all" => {
                     self.expand_open = true;
+                    self.expand_closed = true;
                     self.expand_hidden = true;
                 }
                 "none" => {}
@@ -218,7 +243,7 @@ pub fn resolve_expressions(
         }
         if part == "_all" || part.contains('*') {
             saw_wildcard = true;
-            if !opts.expand_open && !opts.expand_hidden {
+            if !opts.expand_open && !opts.expand_closed && !opts.expand_hidden {
                 continue;
             }
             let pattern = if part == "_all" { "*" } else { part };
@@ -228,9 +253,15 @@ pub fn resolve_expressions(
                 let visible = if hidden {
                     opts.expand_hidden || (pattern.starts_with('.') && m.name.starts_with('.'))
                 } else {
-                    opts.expand_open
+                    opts.expand_open || opts.expand_closed
                 };
-                if !visible {
+                // A wildcard reaches an index in the states it expands to.
+                let state = if m.is_closed() {
+                    opts.expand_closed
+                } else {
+                    opts.expand_open || !opts.expand_closed
+                };
+                if !visible || !state {
                     continue;
                 }
                 if glob_match(pattern, &m.name) {
@@ -271,6 +302,35 @@ pub fn resolve_expressions(
             expressions.insert(part.to_string());
         } else if !opts.ignore_unavailable {
             return Err(Error::index_not_found(part));
+        }
+    }
+    let closed: Vec<&Arc<IndexMeta>> = indices
+        .iter()
+        .filter(|m| m.is_closed() && out.contains(&m.name))
+        .collect();
+    if opts.forbid_closed && !closed.is_empty() {
+        if !opts.ignore_unavailable {
+            // Asked to expand to closed indices only, where they are forbidden.
+            if opts.expand_closed && !opts.expand_open && !opts.expand_hidden {
+                return Err(Error::illegal_argument(
+                    "To expand [CLOSE] wildcard, please set forbid_closed_indices to `false`",
+                ));
+            }
+            let first = ordered
+                .iter()
+                .find_map(|n| closed.iter().find(|m| m.name == *n))
+                .expect("a closed target");
+            return Err(first.closed_error());
+        }
+        ordered.retain(|n| !closed.iter().any(|m| m.name == *n));
+        if ordered.is_empty() && !opts.allow_no_indices {
+            // OpenSearch's concrete-index check, which names no index.
+            return Err(Error::new(
+                crate::error::ErrorKind::IndexNotFound,
+                "no such index [null]",
+            )
+            .with("resource.id", expression)
+            .with("resource.type", "index_expression"));
         }
     }
     if ordered.is_empty() && !opts.allow_no_indices {
@@ -328,6 +388,7 @@ mod tests {
             settings: crate::index::settings::IndexSettings::from_flat(Default::default()).unwrap(),
             mapping: crate::index::mapping::Mapping::empty(),
             aliases,
+            state: Default::default(),
         })]
     }
 
@@ -387,5 +448,87 @@ mod tests {
         assert_eq!(routing("i", Some("3")), v(&["3"]));
         assert_eq!(routing("r,i", None), None);
         assert_eq!(routing("r,fx", Some("5")), v(&["5"]));
+    }
+
+    /// `open` and `shut` (closed, with alias `shut_alias`).
+    fn open_and_closed() -> Vec<Arc<IndexMeta>> {
+        let meta = |name: &str, state| {
+            let mut aliases = std::collections::BTreeMap::new();
+            if state == crate::index::index_service::IndexState::Close {
+                aliases.insert("shut_alias".to_string(), AliasMeta::default());
+            }
+            Arc::new(IndexMeta {
+                name: name.into(),
+                uuid: format!("{name}-uuid"),
+                settings: crate::index::settings::IndexSettings::from_flat(Default::default())
+                    .unwrap(),
+                mapping: crate::index::mapping::Mapping::empty(),
+                aliases,
+                state,
+            })
+        };
+        use crate::index::index_service::IndexState::*;
+        vec![meta("open", Open), meta("shut", Close)]
+    }
+
+    #[test]
+    fn closed_indices_are_forbidden_skipped_or_allowed_as_the_options_say() {
+        let metas = open_and_closed();
+        let read = IndicesOptions::lenient_expand_open();
+        let names = |e: &str, o: IndicesOptions| resolve(&metas, e, o);
+        let err = |e: &str, o: IndicesOptions| names(e, o).unwrap_err();
+        // Wildcards expand to open indices only, by default.
+        assert_eq!(names("*", read).unwrap(), ["open"]);
+        assert_eq!(names("_all", read).unwrap(), ["open"]);
+        // Named, or through an alias: refused.
+        let e = err("shut", read);
+        assert_eq!(
+            (e.type_name(), e.reason.as_str(), e.status()),
+            ("index_closed_exception", "closed", 400)
+        );
+        assert_eq!(e.to_json()["index"], "shut");
+        assert_eq!(e.to_json()["index_uuid"], "shut-uuid");
+        assert_eq!(
+            err("shut_alias", read).type_name(),
+            "index_closed_exception"
+        );
+        assert_eq!(err("open,shut", read).type_name(), "index_closed_exception");
+        // Skipped under ignore_unavailable; nothing left is an error only if asked.
+        let ignore = IndicesOptions {
+            ignore_unavailable: true,
+            ..read
+        };
+        assert_eq!(names("open,shut", ignore).unwrap(), ["open"]);
+        assert!(names("shut", ignore).unwrap().is_empty());
+        let strict = IndicesOptions {
+            allow_no_indices: false,
+            ..ignore
+        };
+        let e = err("shut", strict);
+        assert_eq!(
+            (e.reason.as_str(), e.to_json()["resource.type"].as_str()),
+            ("no such index [null]", Some("index_expression"))
+        );
+        // Expanding to closed indices where they are forbidden.
+        let mut closed_only = read;
+        closed_only.apply_expand_wildcards("closed").unwrap();
+        assert_eq!(
+            err("s*", closed_only).reason,
+            "To expand [CLOSE] wildcard, please set forbid_closed_indices to `false`"
+        );
+        let mut all = read;
+        all.apply_expand_wildcards("all").unwrap();
+        assert_eq!(err("*", all).type_name(), "index_closed_exception");
+        // Metadata APIs take them; wildcards reach them when asked to.
+        let meta = read.allowing_closed();
+        assert_eq!(names("shut", meta).unwrap(), ["shut"]);
+        assert_eq!(names("*", meta).unwrap(), ["open"]);
+        assert_eq!(
+            names("*", meta.expanding_closed()).unwrap(),
+            ["open", "shut"]
+        );
+        let mut only_closed = meta;
+        only_closed.apply_expand_wildcards("closed").unwrap();
+        assert_eq!(names("*", only_closed).unwrap(), ["shut"]);
     }
 }
