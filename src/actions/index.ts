@@ -45,6 +45,8 @@ import { indicesGetAlias } from './indices/get-alias';
 import { indicesExistsAlias } from './indices/exists-alias';
 import { catIndices } from './cat/indices';
 import { catAliases } from './cat/aliases';
+import { catCount } from './cat/count';
+import { catTemplates } from './cat/templates';
 import { catSegments } from './cat/segments';
 import { documentIndex } from './document/index';
 import { documentCreate } from './document/create';
@@ -141,6 +143,8 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesExistsAlias,
   catIndices,
   catAliases,
+  catCount,
+  catTemplates,
   catSegments,
   documentIndex,
   documentCreate,

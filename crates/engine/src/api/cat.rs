@@ -459,6 +459,86 @@ pub fn aliases(node: &Node, p: &Params) -> Result<Response> {
     render(p, &columns, full(rows))
 }
 
+/// `GET /_cat/templates[/<name>]`: legacy templates (their `order`), then composable ones (their
+/// `priority`, and the components they are composed of), each group in OpenSearch's map order.
+pub fn templates(node: &Node, p: &Params) -> Result<Response> {
+    let columns = [
+        column("name", &["n"], false),
+        column("index_patterns", &["t"], false),
+        column("order", &["o", "p"], false),
+        column("version", &["v"], false),
+        column("composed_of", &["c"], false),
+    ];
+    let wanted: Option<Vec<String>> = p.list("name");
+    let keep = |n: &str| {
+        wanted
+            .as_ref()
+            .is_none_or(|w| w.iter().any(|p| crate::metadata::target::glob_match(p, n)))
+    };
+    let list = |v: &[String]| format!("[{}]", v.join(", "));
+    let mut legacy: Vec<(String, Vec<Cell>)> = node
+        .index_templates
+        .legacy_templates()
+        .into_iter()
+        .filter(|(n, _)| keep(n))
+        .map(|(n, t)| {
+            let row = vec![
+                Some(n.clone()),
+                Some(list(&t.index_patterns)),
+                Some(t.order.to_string()),
+                t.version.map(|v| v.to_string()),
+                Some(String::new()),
+            ];
+            (n, row)
+        })
+        .collect();
+    crate::util::java_hash::hash_order(&mut legacy);
+    let mut composable: Vec<(String, Vec<Cell>)> = node
+        .index_templates
+        .index_templates()
+        .into_iter()
+        .filter(|(n, _)| keep(n))
+        .map(|(n, t)| {
+            let row = vec![
+                Some(n.clone()),
+                Some(list(&t.index_patterns)),
+                Some(t.priority.unwrap_or(0).to_string()),
+                t.version.map(|v| v.to_string()),
+                Some(list(&t.composed_of)),
+            ];
+            (n, row)
+        })
+        .collect();
+    crate::util::java_hash::hash_order(&mut composable);
+    let rows = legacy
+        .into_iter()
+        .chain(composable)
+        .map(|(_, r)| r)
+        .collect();
+    render(p, &columns, rows)
+}
+
+/// `GET /_cat/count[/<target>]`: the searchable documents of the target (all indices by default),
+/// with the time of the count.
+pub fn count(node: &Node, p: &Params) -> Result<Response> {
+    let columns = [
+        column("epoch", &["t", "time"], false),
+        column("timestamp", &["ts", "hms", "hhmmss"], false),
+        column("count", &["dc", "docs.count", "docsCount"], false),
+    ];
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    super::indices::check_blocks(&svcs, crate::metadata::blocks::Level::Read)?;
+    let count: u64 = svcs.iter().map(|s| s.doc_count()).sum();
+    let now = chrono::Utc::now();
+    let rows = vec![vec![
+        now.timestamp().to_string(),
+        now.format("%H:%M:%S").to_string(),
+        count.to_string(),
+    ]];
+    render(p, &columns, full(rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::format_bytes;

@@ -159,6 +159,8 @@ pub fn execute(
         "indices:admin/aliases/exists" => aliases::exists(node, params),
         "cat:indices" => cat::indices(node, params),
         "cat:aliases" => cat::aliases(node, params),
+        "cat:templates" => cat::templates(node, params),
+        "cat:count" => cat::count(node, params),
         "cat:segments" => cat::segments(node, params),
         "indices:data/write/index" => document::index(node, params, body),
         "indices:data/write/delete" => document::delete(node, params),
