@@ -1222,6 +1222,12 @@ pub(super) fn collect(
                     break 'visit;
                 }
                 let bar = top.bar.as_ref();
+                // Ordered by score alone, a hit scoring below the bar is past it whatever its
+                // `_seq_no`: turned away before its keys are made (most of an exhaustive
+                // pass's matches, once its page has filled).
+                if by_score && bar.is_some_and(|b| score < b.score) {
+                    break 'visit;
+                }
                 let mut vs_after = if after.is_some() {
                     Cut::Undecided
                 } else {
