@@ -37,6 +37,9 @@ const CACHE_BYTES: usize = 32 << 20;
 /// Blocks with more Pareto points keep only their corner `(max freq, min norm)`.
 const MAX_POINTS: usize = 8;
 
+/// Beside other leaves, a leaf with more block points than this over the shard does not prime.
+const PRIME_MAX_POINTS: usize = 4096;
+
 /// A bound must exceed the threshold by this much (relative) before a doc counts as beaten:
 /// far above the few ulps double sums and float casts can move a score.
 const MARGIN: f64 = 1e-5;
@@ -250,9 +253,19 @@ impl PruneNode {
                 return Ok(f32::NEG_INFINITY);
             };
             values.clear();
-            for reader in readers {
+            let blocks = readers
+                .iter()
+                .map(|r| TermBlocks::get(r, w.term()))
+                .collect::<tantivy::Result<Vec<_>>>()?;
+            if leaves.len() > 1
+                && blocks.iter().map(|b| b.points.len()).sum::<usize>() > PRIME_MAX_POINTS
+            {
+                // A term this common scores low: beside other terms its docs would not set the
+                // bar, and scoring its points could cost more than the walk it would shorten.
+                continue;
+            }
+            for (reader, blocks) in readers.iter().zip(&blocks) {
                 let alive = reader.alive_bitset();
-                let blocks = TermBlocks::get(reader, w.term())?;
                 for (&(freq, norm), &doc) in blocks.points.iter().zip(&blocks.point_docs) {
                     if doc == NO_DOC || alive.is_some_and(|a| !a.is_alive(doc)) {
                         continue;
