@@ -33,11 +33,13 @@ fn segment_field_stats(
     field: Field,
     has_norms: bool,
 ) -> tantivy::Result<FieldStats> {
-    static CACHE: OnceLock<Mutex<FxHashMap<(SegmentId, u32), (u64, u64)>>> = OnceLock::new();
+    /// Per segment and field id.
+    type Cache = Mutex<FxHashMap<(SegmentId, u32), FieldStats>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let key = (reader.segment_id(), field.field_id());
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(&(doc_count, sum_ttf)) = cache.lock().get(&key) {
-        return Ok(FieldStats { doc_count, sum_ttf });
+    if let Some(&stats) = cache.lock().get(&key) {
+        return Ok(stats);
     }
     let doc_count = count_docs_with(reader, field, has_norms)?;
     let sum_ttf = reader.inverted_index(field)?.total_num_tokens();
@@ -45,8 +47,9 @@ fn segment_field_stats(
     if c.len() > 100_000 {
         c.clear();
     }
-    c.insert(key, (doc_count, sum_ttf));
-    Ok(FieldStats { doc_count, sum_ttf })
+    let stats = FieldStats { doc_count, sum_ttf };
+    c.insert(key, stats);
+    Ok(stats)
 }
 
 fn count_docs_with(reader: &SegmentReader, field: Field, has_norms: bool) -> tantivy::Result<u64> {
@@ -75,6 +78,7 @@ fn count_docs_with(reader: &SegmentReader, field: Field, has_norms: bool) -> tan
 }
 
 /// Lucene's per-field collection statistics.
+#[derive(Clone, Copy)]
 pub struct FieldStats {
     pub doc_count: u64,
     pub sum_ttf: u64,
