@@ -37,9 +37,15 @@ const CACHE_BYTES: usize = 32 << 20;
 /// Blocks with more Pareto points keep only their corner `(max freq, min norm)`.
 const MAX_POINTS: usize = 8;
 
+/// Beside other leaves, a leaf with more block points than this over the shard does not prime.
+const PRIME_MAX_POINTS: usize = 4096;
+
 /// A bound must exceed the threshold by this much (relative) before a doc counts as beaten:
 /// far above the few ulps double sums and float casts can move a score.
 const MARGIN: f64 = 1e-5;
+
+/// The doc of a point no doc need hold (a block's corner kept in place of its many points).
+const NO_DOC: DocId = DocId::MAX;
 
 /// One term's per-block score bounds in one segment.
 struct TermBlocks {
@@ -48,6 +54,9 @@ struct TermBlocks {
     /// `points[starts[b]..starts[b + 1]]` are block `b`'s `(freq, norm id)` pairs.
     starts: Vec<u32>,
     points: Vec<(u32, u8)>,
+    /// A doc holding each point's freq and norm ([`NO_DOC`] for a corner): the docs whose
+    /// scores [`PruneNode::prime`] knows before any posting is read.
+    point_docs: Vec<DocId>,
 }
 
 impl TermBlocks {
@@ -56,6 +65,7 @@ impl TermBlocks {
             last_docs: Vec::new(),
             starts: vec![0],
             points: Vec::new(),
+            point_docs: Vec::new(),
         };
         let inverted = reader.inverted_index(term.field())?;
         let Some(mut block) = inverted.read_block_postings(term, IndexRecordOption::WithFreqs)?
@@ -68,7 +78,7 @@ impl TermBlocks {
             .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
         let total = block.doc_freq() as usize;
         let mut seen = 0;
-        let mut pairs: Vec<(u8, u32)> = Vec::with_capacity(128);
+        let mut pairs: Vec<(u8, u32, DocId)> = Vec::with_capacity(128);
         while seen < total {
             let docs = block.docs();
             if docs.is_empty() {
@@ -77,22 +87,25 @@ impl TermBlocks {
             pairs.clear();
             for (i, &doc) in docs.iter().enumerate() {
                 // `freq(i)` is 1 where the field records no freqs, as the scorer reads it.
-                pairs.push((norms.fieldnorm_id(doc), block.freq(i)));
+                pairs.push((norms.fieldnorm_id(doc), block.freq(i), doc));
             }
             seen += docs.len();
             out.last_docs.push(docs[docs.len() - 1]);
             pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
             let start = out.points.len();
             let mut best = 0;
-            for &(norm, freq) in &pairs {
+            for &(norm, freq, doc) in &pairs {
                 if freq > best {
                     out.points.push((freq, norm));
+                    out.point_docs.push(doc);
                     best = freq;
                 }
             }
             if out.points.len() - start > MAX_POINTS {
                 out.points.truncate(start);
+                out.point_docs.truncate(start);
                 out.points.push((best, pairs[0].0));
+                out.point_docs.push(NO_DOC);
             }
             out.starts.push(out.points.len() as u32);
             block.advance();
@@ -102,16 +115,20 @@ impl TermBlocks {
 
     /// Heap bytes the bounds hold.
     fn bytes(&self) -> usize {
-        self.last_docs.len() * 4 + self.starts.len() * 4 + self.points.len() * 8 + 64
+        self.last_docs.len() * 4 + self.starts.len() * 4 + self.points.len() * 12 + 64
     }
 
     fn get(reader: &SegmentReader, term: &Term) -> tantivy::Result<Arc<TermBlocks>> {
-        /// The bounds of every cached term, and their bytes.
-        type Cache = Mutex<(FxHashMap<(SegmentId, Term), Arc<TermBlocks>>, usize)>;
+        /// The bounds of every cached term by segment, and their bytes. Keyed by segment
+        /// first, so a lookup borrows the term rather than cloning it into a key.
+        type Cache = Mutex<(
+            FxHashMap<SegmentId, FxHashMap<Term, Arc<TermBlocks>>>,
+            usize,
+        )>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
-        let key = (reader.segment_id(), term.clone());
-        if let Some(b) = cache.lock().0.get(&key) {
+        let segment = reader.segment_id();
+        if let Some(b) = cache.lock().0.get(&segment).and_then(|m| m.get(term)) {
             return Ok(b.clone());
         }
         let blocks = Arc::new(TermBlocks::compute(reader, term)?);
@@ -123,10 +140,25 @@ impl TermBlocks {
             c.1 = 0;
         }
         c.1 += blocks.bytes();
-        if let Some(old) = c.0.insert(key, blocks.clone()) {
+        if let Some(old) =
+            c.0.entry(segment)
+                .or_default()
+                .insert(term.clone(), blocks.clone())
+        {
             c.1 -= old.bytes();
         }
         Ok(blocks)
+    }
+}
+
+/// A threshold just below a score `kth` of at least `k` docs: by far more than the float
+/// arithmetic of a score (or of a boost applied to it) can move one, so no doc at or above it
+/// is turned away, ties included.
+fn below(kth: f64) -> Score {
+    if kth > 0.0 {
+        (kth * (1.0 - 4.0 * MARGIN)) as f32
+    } else {
+        f32::NEG_INFINITY
     }
 }
 
@@ -151,8 +183,10 @@ impl PruneNode {
         Ok(match self {
             PruneNode::Term(w) => match w.make_scorer(reader, boost)? {
                 Some(scorer) => {
+                    let blocks = TermBlocks::get(reader, w.term())?;
                     leaves.push(Leaf {
-                        blocks: TermBlocks::get(reader, w.term())?,
+                        block_bounds: vec![f32::NAN; blocks.last_docs.len()],
+                        blocks,
                         scorer,
                         block: 0,
                         bound: 0.0,
@@ -178,6 +212,98 @@ impl PruneNode {
 }
 
 impl PruneNode {
+    /// The tree as [`PruneNode::build`] shapes it, with each leaf's term weight and boost in
+    /// place of a scorer (no postings opened).
+    fn shape<'a>(&'a self, boost: Score, leaves: &mut Vec<(&'a LuceneTermWeight, Score)>) -> Tree {
+        match self {
+            PruneNode::Term(w) => {
+                leaves.push((w, boost));
+                Tree::Leaf(leaves.len() - 1)
+            }
+            PruneNode::Sum(c) => Tree::Sum(c.iter().map(|n| n.shape(boost, leaves)).collect()),
+            PruneNode::DisMax(c, tie) => {
+                Tree::DisMax(c.iter().map(|n| n.shape(boost, leaves)).collect(), *tie)
+            }
+            PruneNode::Boost(n, b) => n.shape(boost * b, leaves),
+        }
+    }
+
+    /// A threshold below the `k`-th best score of the query over the alive docs of `readers`,
+    /// known before any posting is read (minus infinity when fewer than `k` docs are known).
+    ///
+    /// Each cached block bound names a doc holding its `(freq, norm)`, so that leaf's score of
+    /// the doc is exact; with its other leaves taken as not matching, the tree's value can only
+    /// be lower (every combiner grows with each of its clauses). A doc is named at most once
+    /// per leaf, so one leaf's `k`-th best such value is at most the `k`-th best score, and a
+    /// walk started from just below it reports every doc of the top `k`, ties with the `k`-th
+    /// included. For one term the blocks' docs are its best docs: its walks then skip nearly
+    /// every block rather than scoring the first segment's matches until the page fills.
+    pub(crate) fn prime(&self, readers: &[SegmentReader], k: usize) -> tantivy::Result<Score> {
+        let mut leaves = Vec::with_capacity(self.leaf_count());
+        let tree = self.shape(1.0, &mut leaves);
+        if k == 0 || leaves.is_empty() {
+            return Ok(f32::NEG_INFINITY);
+        }
+        let flat = tree.is_flat();
+        let mut vals = vec![0f32; leaves.len()];
+        let mut values: Vec<f64> = Vec::new();
+        let mut bar = f32::NEG_INFINITY;
+        for (i, (w, boost)) in leaves.iter().enumerate() {
+            let Some(scorer) = w.pair_scorer(*boost) else {
+                return Ok(f32::NEG_INFINITY);
+            };
+            values.clear();
+            let blocks = readers
+                .iter()
+                .map(|r| TermBlocks::get(r, w.term()))
+                .collect::<tantivy::Result<Vec<_>>>()?;
+            if leaves.len() > 1
+                && blocks.iter().map(|b| b.points.len()).sum::<usize>() > PRIME_MAX_POINTS
+            {
+                // A term this common scores low: beside other terms its docs would not set the
+                // bar, and scoring its points could cost more than the walk it would shorten.
+                continue;
+            }
+            for (reader, blocks) in readers.iter().zip(&blocks) {
+                let alive = reader.alive_bitset();
+                for (&(freq, norm), &doc) in blocks.points.iter().zip(&blocks.point_docs) {
+                    if doc == NO_DOC || alive.is_some_and(|a| !a.is_alive(doc)) {
+                        continue;
+                    }
+                    vals[i] = scorer.score(freq, norm);
+                    values.push(if flat {
+                        vals[i] as f64
+                    } else {
+                        tree.eval(&vals) as f64
+                    });
+                }
+            }
+            vals[i] = 0.0;
+            if values.len() >= k {
+                let (_, kth, _) = values.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+                bar = bar.max(below(*kth));
+            }
+        }
+        Ok(bar)
+    }
+
+    /// The floor [`implied_terms`] put under a segment's count of alive matches (each doc of
+    /// each leaf matches), from the doc freqs the weights looked up when they were built.
+    pub(crate) fn count_floor(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        let most = match self {
+            PruneNode::Term(w) => w.doc_freq(reader)?,
+            PruneNode::Sum(c) | PruneNode::DisMax(c, _) => {
+                let mut most = 0;
+                for n in c {
+                    most = most.max(n.count_floor(reader)?);
+                }
+                most
+            }
+            PruneNode::Boost(n, _) => n.count_floor(reader)?,
+        };
+        Ok(most.saturating_sub(reader.num_deleted_docs()))
+    }
+
     fn leaf_count(&self) -> usize {
         match self {
             PruneNode::Term(_) => 1,
@@ -311,6 +437,9 @@ pub fn prunable(q: &dyn Query) -> bool {
 struct Leaf {
     scorer: LuceneTermScorer,
     blocks: Arc<TermBlocks>,
+    /// Each block's bound once computed (NaN before): a sparse leaf's block spans many
+    /// windows, and its bound costs a division per point.
+    block_bounds: Vec<f32>,
     /// The block holding the window's first doc.
     block: usize,
     /// The leaf's bound in the current window.
@@ -332,16 +461,22 @@ impl Leaf {
         self.block < last.len()
     }
 
-    fn block_bound(&self) -> f32 {
+    fn block_bound(&mut self) -> f32 {
+        let known = self.block_bounds[self.block];
+        if !known.is_nan() {
+            return known;
+        }
         let b = &self.blocks;
         let (s, e) = (
             b.starts[self.block] as usize,
             b.starts[self.block + 1] as usize,
         );
-        b.points[s..e]
+        let bound = b.points[s..e]
             .iter()
             .map(|&(freq, norm)| self.scorer.score_of(freq, norm))
-            .fold(0.0, f32::max)
+            .fold(0.0, f32::max);
+        self.block_bounds[self.block] = bound;
+        bound
     }
 }
 
@@ -727,6 +862,18 @@ mod tests {
     /// The same through `for_each_pruning`, the threshold raised as a collector would once
     /// `limit` matches are counted and `k` are kept (ties with the k-th still reported).
     fn pruned(searcher: &Searcher, q: &dyn Query, k: usize, limit: u64) -> Vec<(f32, u32, u32)> {
+        pruned_from(searcher, q, k, limit, f32::NEG_INFINITY)
+    }
+
+    /// [`pruned`] with every walk starting from `start` and never going below it (as a search
+    /// starts them from the tree's primed threshold).
+    fn pruned_from(
+        searcher: &Searcher,
+        q: &dyn Query,
+        k: usize,
+        limit: u64,
+        start: f32,
+    ) -> Vec<(f32, u32, u32)> {
         assert!(prunable(q));
         let w = q
             .weight(EnableScoring::enabled_from_searcher(searcher))
@@ -734,7 +881,7 @@ mod tests {
         let mut kept: Vec<(f32, u32, u32)> = Vec::new();
         let mut count = 0u64;
         for (s, r) in searcher.segment_readers().iter().enumerate() {
-            w.for_each_pruning(f32::NEG_INFINITY, r, &mut |d, score| {
+            w.for_each_pruning(start, r, &mut |d, score| {
                 if r.alive_bitset().is_none_or(|a| a.is_alive(d)) {
                     count += 1;
                     kept.push((score, s as u32, d));
@@ -742,9 +889,9 @@ mod tests {
                     kept.truncate(k);
                 }
                 if count > limit && kept.len() == k {
-                    kept[k - 1].0.next_down()
+                    kept[k - 1].0.next_down().max(start)
                 } else {
-                    f32::NEG_INFINITY
+                    start
                 }
             })
             .unwrap();
@@ -772,6 +919,8 @@ mod tests {
             let floor = count_floor(r, &implied_terms(q)).unwrap();
             assert!(floor <= alive, "{q:?}: floor {floor} > {alive}");
         }
+        let (_, node) = weight_and_node(q, EnableScoring::enabled_from_searcher(searcher)).unwrap();
+        let node = node.expect("a pruning tree");
         for (k, limit) in [(1, 0), (10, 0), (10, 100), (50, 0), (10, u64::MAX)] {
             let want = exhaustive(searcher, q, k).0;
             assert!(!want.is_empty(), "{q:?} matches nothing");
@@ -780,7 +929,35 @@ mod tests {
                 want,
                 "{q:?} k {k} limit {limit}"
             );
+            // Primed: below the k-th best score, and the same page from there.
+            let prime = node.prime(searcher.segment_readers(), k).unwrap();
+            if prime.is_finite() {
+                assert!(prime < want[k - 1].0, "{q:?} k {k}: {prime} vs {want:?}");
+            }
+            assert_eq!(
+                pruned_from(searcher, q, k, limit, prime),
+                want,
+                "{q:?} k {k} limit {limit} primed at {prime}"
+            );
         }
+    }
+
+    #[test]
+    fn primes_are_close_under_the_kth_score() {
+        let (_index, s) = index(9);
+        let q = term(&s, "body", "w2");
+        let (_, node) =
+            weight_and_node(q.as_ref(), EnableScoring::enabled_from_searcher(&s)).unwrap();
+        let prime = node.unwrap().prime(s.segment_readers(), 10).unwrap();
+        let kth = exhaustive(&s, q.as_ref(), 10).0[9].0;
+        // One term's best docs are its blocks' best points: the prime is all but the k-th.
+        assert!(prime < kth && prime > kth * 0.8, "{prime} vs {kth}");
+        // More docs wanted than the blocks name: no prime.
+        let rare = term(&s, "title", "w39");
+        let (_, node) =
+            weight_and_node(rare.as_ref(), EnableScoring::enabled_from_searcher(&s)).unwrap();
+        let many = node.unwrap().prime(s.segment_readers(), 100_000).unwrap();
+        assert_eq!(many, f32::NEG_INFINITY);
     }
 
     #[test]
@@ -885,9 +1062,11 @@ mod tests {
                 let Some(scorer) = w.make_scorer(r, 1.0).unwrap() else {
                     continue;
                 };
+                let blocks = TermBlocks::get(r, &t).unwrap();
                 let mut leaf = Leaf {
                     scorer,
-                    blocks: TermBlocks::get(r, &t).unwrap(),
+                    block_bounds: vec![f32::NAN; blocks.last_docs.len()],
+                    blocks,
                     block: 0,
                     bound: 0.0,
                 };

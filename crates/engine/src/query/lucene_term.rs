@@ -22,12 +22,37 @@ pub(crate) fn segment_doc_count(
     field: Field,
     has_norms: bool,
 ) -> tantivy::Result<u64> {
-    static CACHE: OnceLock<Mutex<FxHashMap<(SegmentId, u32), u64>>> = OnceLock::new();
+    Ok(segment_field_stats(reader, field, has_norms)?.doc_count)
+}
+
+/// A segment's `docCount` and `sumTotalTermFreq` of a field, cached per immutable segment: each
+/// term of a query asks for them on every segment, and the token total went through the
+/// segment's inverted-index map (a lock and a hash) each time.
+fn segment_field_stats(
+    reader: &SegmentReader,
+    field: Field,
+    has_norms: bool,
+) -> tantivy::Result<FieldStats> {
+    /// Per segment and field id.
+    type Cache = Mutex<FxHashMap<(SegmentId, u32), FieldStats>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let key = (reader.segment_id(), field.field_id());
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(n) = cache.lock().get(&key) {
-        return Ok(*n);
+    if let Some(&stats) = cache.lock().get(&key) {
+        return Ok(stats);
     }
+    let doc_count = count_docs_with(reader, field, has_norms)?;
+    let sum_ttf = reader.inverted_index(field)?.total_num_tokens();
+    let mut c = cache.lock();
+    if c.len() > 100_000 {
+        c.clear();
+    }
+    let stats = FieldStats { doc_count, sum_ttf };
+    c.insert(key, stats);
+    Ok(stats)
+}
+
+fn count_docs_with(reader: &SegmentReader, field: Field, has_norms: bool) -> tantivy::Result<u64> {
     let n = if has_norms {
         let Some(norms) = reader.fieldnorms_readers().get_field(field)? else {
             return Ok(0);
@@ -49,15 +74,11 @@ pub(crate) fn segment_doc_count(
             None => reader.inverted_index(field)?.total_num_tokens(),
         }
     };
-    let mut c = cache.lock();
-    if c.len() > 100_000 {
-        c.clear();
-    }
-    c.insert(key, n);
     Ok(n)
 }
 
 /// Lucene's per-field collection statistics.
+#[derive(Clone, Copy)]
 pub struct FieldStats {
     pub doc_count: u64,
     pub sum_ttf: u64,
@@ -70,8 +91,9 @@ pub fn field_stats(searcher: &Searcher, field: Field) -> tantivy::Result<FieldSt
         sum_ttf: 0,
     };
     for r in searcher.segment_readers() {
-        s.doc_count += segment_doc_count(r, field, has_norms)?;
-        s.sum_ttf += r.inverted_index(field)?.total_num_tokens();
+        let seg = segment_field_stats(r, field, has_norms)?;
+        s.doc_count += seg.doc_count;
+        s.sum_ttf += seg.sum_ttf;
     }
     Ok(s)
 }
@@ -205,8 +227,26 @@ pub fn idf(df: u64, doc_count: u64) -> f32 {
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
 }
 
-/// The inverse-norm cache of `BM25Scorer`, evaluated in Lucene's operation order.
+/// The inverse-norm cache of `BM25Scorer`, evaluated in Lucene's operation order. It depends
+/// on the avgdl alone, which a field keeps until its segments change, so the tables are kept
+/// by avgdl (each query term built 256 divisions otherwise).
 pub fn norm_cache(avgdl: f32) -> Arc<[f32; 256]> {
+    static TABLES: OnceLock<Mutex<FxHashMap<u32, Arc<[f32; 256]>>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(Default::default);
+    if let Some(t) = tables.lock().get(&avgdl.to_bits()) {
+        return t.clone();
+    }
+    let table = compute_norm_cache(avgdl);
+    let mut t = tables.lock();
+    if t.len() >= 1024 {
+        // Every refresh of a growing index moves its avgdl: start over rather than track them.
+        t.clear();
+    }
+    t.insert(avgdl.to_bits(), table.clone());
+    table
+}
+
+fn compute_norm_cache(avgdl: f32) -> Arc<[f32; 256]> {
     let mut cache = [0f32; 256];
     for (i, c) in cache.iter_mut().enumerate() {
         let len = FieldNormReader::id_to_fieldnorm(i as u8) as f32;
@@ -410,6 +450,23 @@ impl LuceneTermWeight {
         &self.term
     }
 
+    /// The term's doc freq in `reader`'s segment (deleted docs included), from the entry the
+    /// weight looked up when it was built where it did.
+    pub(crate) fn doc_freq(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        Ok(self.term_info(reader)?.map_or(0, |i| i.doc_freq))
+    }
+
+    /// Scores a `(freq, norm id)` pair as this weight's scorers under `boost` score a doc
+    /// holding it (`None` when the weight does not score).
+    pub(crate) fn pair_scorer(&self, boost: Score) -> Option<PairScorer> {
+        let s = self.stats.as_ref()?;
+        let boost = boost * super::wrappers::explain_boost();
+        Some(PairScorer {
+            weight: self.score_weight(s, boost),
+            cache: s.cache.clone(),
+        })
+    }
+
     /// Lucene's `boost * idf * (k1 + 1)`, in its operation order.
     fn score_weight(&self, stats: &Stats, boost: Score) -> f32 {
         ((boost * self.boost) * (1.0 + K1)) * stats.idf
@@ -547,6 +604,19 @@ impl Weight for LuceneTermWeight {
             threshold,
             callback,
         )
+    }
+}
+
+/// A term's BM25 arithmetic without its postings: [`LuceneTermScorer::score_of`].
+pub(crate) struct PairScorer {
+    weight: f32,
+    cache: Arc<[f32; 256]>,
+}
+
+impl PairScorer {
+    #[inline]
+    pub(crate) fn score(&self, freq: u32, norm_id: u8) -> Score {
+        bm25(self.weight, self.cache[norm_id as usize], freq)
     }
 }
 

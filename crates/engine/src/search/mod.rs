@@ -709,7 +709,9 @@ fn query_shard(
     } else {
         tantivy::query::EnableScoring::enabled_from_searcher(&t.searcher)
     };
-    let mut weight = q.weight(scoring)?;
+    // The weight and, for a tree of term leaves, its pruning tree: the pass by score starts
+    // its walks from the tree's primed threshold.
+    let (mut weight, node) = query::block_max::weight_and_node(q.as_ref(), scoring)?;
     if let Some(d) = plan.deadline {
         weight = Box::new(timeout::TimeLimitedWeight {
             inner: weight,
@@ -765,6 +767,7 @@ fn query_shard(
         prune: query::block_max::prunable(q.as_ref()),
         constant: query::constant::is_constant(q.as_ref(), t.searcher.schema()),
         implied: &implied,
+        node: node.as_ref(),
         count_up_to: match req.track_total_hits {
             TrackTotalHits::UpTo(n) => Some(n),
             TrackTotalHits::Exact => Some(u64::MAX),

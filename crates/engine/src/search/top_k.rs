@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::date_format::DateFormat;
 use crate::index::mapping::{FieldType, Mapping};
 use crate::index::schema;
-use crate::query::block_max;
+use crate::query::block_max::{self, PruneNode};
 use crate::util::segment_cache::SegmentCache;
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -102,6 +102,10 @@ pub(super) struct Plan<'a> {
     /// term's doc freq alone takes a pruned pass's count past `count_up_to`, that floor is the
     /// count ("more than"), and the matches are not counted one by one.
     pub implied: &'a [tantivy::Term],
+    /// The weight's pruning tree (`block_max::weight_and_node`), when it has one: its walk
+    /// starts from [`PruneNode::prime`]'s threshold, and it gives the count floors of
+    /// `implied` from the term entries its weights looked up.
+    pub node: Option<&'a PruneNode>,
 }
 
 /// Where a scroll's pages have reached on a shard: the sort values and `_seq_no` of the last
@@ -1062,10 +1066,24 @@ pub(super) fn collect(
             searcher
                 .segment_readers()
                 .iter()
-                .map(|r| block_max::count_floor(r, plan.implied).map(u64::from))
+                .map(|r| match plan.node {
+                    Some(node) => node.count_floor(r).map(u64::from),
+                    None => block_max::count_floor(r, plan.implied).map(u64::from),
+                })
                 .collect::<tantivy::Result<Vec<u64>>>()?,
         ),
         _ => None,
+    };
+    // Pruned passes all start from a threshold under the shard's `window`-th best score.
+    let prunes = plan.prune
+        && plan.window > 0
+        && plan.after.is_none()
+        && plan.cursor.is_none()
+        && plan.boost > 0.0
+        && by_score;
+    let prime = match plan.node {
+        Some(node) if prunes => node.prime(searcher.segment_readers(), plan.window)?,
+        _ => f32::NEG_INFINITY,
     };
     // The best `window` scores of the segments passed so far (pruned passes): a doc of a later
     // segment scoring below the worst of them cannot make the page, so each segment's pruning
@@ -1179,8 +1197,9 @@ pub(super) fn collect(
         let counted_apart = prune || scanning;
         let carried = match best_scores.last() {
             Some(&worst) if prune && best_scores.len() >= window => {
-                raw_threshold(worst, plan.boost)
+                raw_threshold(worst, plan.boost).max(prime)
             }
+            _ if prune => prime,
             _ => f32::NEG_INFINITY,
         };
         // The worst kept hit's key, for the column scan.
@@ -1203,6 +1222,12 @@ pub(super) fn collect(
                     break 'visit;
                 }
                 let bar = top.bar.as_ref();
+                // Ordered by score alone, a hit scoring below the bar is past it whatever its
+                // `_seq_no`: turned away before its keys are made (most of an exhaustive
+                // pass's matches, once its page has filled).
+                if by_score && bar.is_some_and(|b| score < b.score) {
+                    break 'visit;
+                }
                 let mut vs_after = if after.is_some() {
                     Cut::Undecided
                 } else {
@@ -1563,6 +1588,12 @@ mod tests {
         ) -> (Vec<(i64, DocAddress, f32)>, u64, Option<f32>) {
             let specs = [by_score()];
             let mapping = Mapping::empty();
+            // A pruning tree where the query has one, its walks primed as a search primes them.
+            let (weight, node) = crate::query::block_max::weight_and_node(
+                q,
+                EnableScoring::enabled_from_searcher(searcher),
+            )
+            .unwrap();
             let plan = Plan {
                 specs: &specs,
                 window,
@@ -1576,10 +1607,8 @@ mod tests {
                 match_all: false,
                 constant,
                 implied: &[],
+                node: node.as_ref(),
             };
-            let weight = q
-                .weight(EnableScoring::enabled_from_searcher(searcher))
-                .unwrap();
             let top = collect(&plan, searcher, weight.as_ref(), 0).unwrap();
             let mut hits: Vec<_> = top
                 .candidates
@@ -1783,6 +1812,7 @@ mod tests {
                                             s.schema(),
                                         ),
                                     implied: &[],
+                                    node: None,
                                 };
                                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
                                 let mut c = top.candidates;
@@ -1848,6 +1878,7 @@ mod tests {
                             match_all: is_all,
                             constant: qi == 1,
                             implied: &[],
+                            node: None,
                         };
                         let mut c = collect(&plan, &s, weight.as_ref(), 0).unwrap().candidates;
                         c.sort_by(|a, b| {
@@ -1885,7 +1916,12 @@ mod tests {
             ]);
             let implied = crate::query::block_max::implied_terms(&q);
             assert_eq!(implied.len(), 2);
-            let weight = q.weight(EnableScoring::enabled_from_searcher(&s)).unwrap();
+            let (weight, node) = crate::query::block_max::weight_and_node(
+                &q,
+                EnableScoring::enabled_from_searcher(&s),
+            )
+            .unwrap();
+            assert!(node.is_some());
             let specs = [by_score()];
             let mapping = Mapping::empty();
             let run_with = |up_to: u64, implied: &[Term], prune: bool| {
@@ -1902,6 +1938,7 @@ mod tests {
                     match_all: false,
                     constant: false,
                     implied,
+                    node: node.as_ref().filter(|_| prune),
                 };
                 let top = collect(&plan, &s, weight.as_ref(), 0).unwrap();
                 let mut hits: Vec<_> = top.candidates.iter().map(|c| (c.seq, c.score)).collect();
@@ -1960,6 +1997,183 @@ mod tests {
             let (want, total, _) = run(&s, &q, 10, Some(u64::MAX), false);
             let (hits, count, _) = run(&s, &q, 10, Some(u64::MAX), true);
             assert_eq!((hits, count), (want, total));
+        }
+    }
+
+    /// Pages by BM25 score through the pruned pass, its walks primed from the cached block
+    /// bounds, against the ordinary pass over every match.
+    mod primed {
+        use super::super::*;
+        use crate::index::mapping::Mapping;
+        use crate::query::combine::{DisMaxQuery, SumQuery};
+        use crate::query::lucene_term::LuceneTermQuery;
+        use crate::query::wrappers::BoostedQuery;
+        use crate::query::Q;
+        use crate::search::sort::{Missing, SortField, SortSpec};
+        use crate::util::test_support::Rng;
+
+        use tantivy::query::{EnableScoring, Query};
+        use tantivy::schema::{Schema, FAST, STRING, TEXT};
+        use tantivy::{doc, Index, Searcher, Term};
+
+        /// Segments of random text (a few words dominating), `_seq_no`s in doc order, some
+        /// docs deleted, and many short docs repeating one word, whose scores tie.
+        fn index(seed: u64) -> Searcher {
+            let mut sb = Schema::builder();
+            let seq = sb.add_i64_field(crate::index::schema::SEQ_NO, FAST);
+            let id = sb.add_text_field("id", STRING);
+            let body = sb.add_text_field("body", TEXT);
+            let title = sb.add_text_field("title", TEXT);
+            let index = Index::create_in_ram(sb.build());
+            let mut w = crate::util::test_support::segment_writer(&index);
+            let mut rng = Rng(seed | 1);
+            let mut n = 0i64;
+            for _ in 0..4 {
+                for _ in 0..(800 + rng.below(1200)) {
+                    let text = |rng: &mut Rng, len: u64| {
+                        (0..1 + rng.below(len))
+                            .map(|_| format!("w{}", rng.skewed(30)))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let (b, t) = if rng.below(10) == 0 {
+                        ("w1 w1".to_string(), "w2".to_string())
+                    } else {
+                        (text(&mut rng, 30), text(&mut rng, 5))
+                    };
+                    w.add_document(doc!(seq => n, id => n.to_string(), body => b, title => t))
+                        .unwrap();
+                    n += 1;
+                }
+                w.commit().unwrap();
+            }
+            for _ in 0..150 {
+                w.delete_term(Term::from_field_text(id, &rng.below(n as u64).to_string()));
+            }
+            w.commit().unwrap();
+            index.reader().unwrap().searcher()
+        }
+
+        fn by_score() -> SortSpec {
+            SortSpec {
+                field: SortField::Score,
+                ascending: false,
+                missing: Missing::Last,
+                mode: None,
+                unmapped_type: None,
+            }
+        }
+
+        /// The shard's page and count, pruned (and primed) or not.
+        fn run(
+            s: &Searcher,
+            q: &dyn Query,
+            window: usize,
+            up_to: u64,
+            boost: f32,
+            prune: bool,
+        ) -> (Vec<(i64, f32)>, u64, Option<f32>) {
+            let (weight, node) = crate::query::block_max::weight_and_node(
+                q,
+                EnableScoring::enabled_from_searcher(s),
+            )
+            .unwrap();
+            let implied = crate::query::block_max::implied_terms(q);
+            let specs = [by_score()];
+            let mapping = Mapping::empty();
+            let plan = Plan {
+                specs: &specs,
+                window,
+                after: None,
+                cursor: None,
+                boost,
+                track_max_score: true,
+                mapping: &mapping,
+                prune,
+                count_up_to: Some(up_to),
+                match_all: false,
+                constant: false,
+                implied: &implied,
+                node: node.as_ref().filter(|_| prune),
+            };
+            let top = collect(&plan, s, weight.as_ref(), 0).unwrap();
+            let mut hits: Vec<_> = top.candidates.iter().map(|c| (c.seq, c.score)).collect();
+            hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            hits.truncate(window);
+            (hits, top.count, top.max_score)
+        }
+
+        fn term(s: &Searcher, field: &str, word: &str) -> Q {
+            let f = s.schema().get_field(field).unwrap();
+            Box::new(LuceneTermQuery::new(Term::from_field_text(f, word)))
+        }
+
+        #[test]
+        fn primed_pages_equal_the_ordinary_pass() {
+            for seed in [3, 77, 4242] {
+                let s = index(seed);
+                let mut rng = Rng(seed * 7 + 1);
+                let mut primed = 0;
+                for round in 0..8 {
+                    let words: Vec<String> = (0..2 + rng.below(3))
+                        .map(|_| format!("w{}", rng.skewed(30)))
+                        .collect();
+                    let sum = |field: &str| -> Q {
+                        Box::new(SumQuery::new(
+                            words.iter().map(|w| term(&s, field, w)).collect(),
+                        ))
+                    };
+                    let queries: Vec<Q> = vec![
+                        term(&s, "body", &words[0]),
+                        // Ties: the short docs repeating `w1` all score alike.
+                        term(&s, "body", "w1"),
+                        sum("body"),
+                        Box::new(BoostedQuery::new(sum("title"), 2.5)),
+                        Box::new(DisMaxQuery::new(
+                            vec![sum("body"), Box::new(BoostedQuery::new(sum("title"), 2.0))],
+                            0.2,
+                        )),
+                    ];
+                    for q in &queries {
+                        let (w, node) = crate::query::block_max::weight_and_node(
+                            q.as_ref(),
+                            EnableScoring::enabled_from_searcher(&s),
+                        )
+                        .unwrap();
+                        drop(w);
+                        for window in [1, 10, 57] {
+                            let prime = node
+                                .as_ref()
+                                .unwrap()
+                                .prime(s.segment_readers(), window)
+                                .unwrap();
+                            let boost = if round % 2 == 0 { 1.0 } else { 1.7 };
+                            let (want, total, max) =
+                                run(&s, q.as_ref(), window, u64::MAX, boost, false);
+                            if prime.is_finite() {
+                                primed += 1;
+                                // Under the `window`-th best raw score.
+                                assert!(
+                                    (prime * boost) < want[window - 1].1,
+                                    "{q:?}: {prime} vs {want:?}"
+                                );
+                            }
+                            for up_to in [0, 100, u64::MAX] {
+                                let (hits, count, got_max) =
+                                    run(&s, q.as_ref(), window, up_to, boost, true);
+                                assert_eq!(hits, want, "{q:?} window {window} up to {up_to}");
+                                assert_eq!(got_max, max, "{q:?}");
+                                if up_to >= total {
+                                    assert_eq!(count, total, "{q:?}");
+                                } else {
+                                    assert!(count > up_to, "{q:?}: {count} <= {up_to}");
+                                }
+                            }
+                        }
+                    }
+                }
+                assert!(primed > 50, "only {primed} primed");
+            }
         }
     }
 
