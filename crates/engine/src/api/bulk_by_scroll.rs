@@ -240,7 +240,9 @@ mod tests {
     use serde_json::json;
 
     fn params(v: Value) -> Params {
-        let Value::Object(m) = v else { panic!("params") };
+        let Value::Object(m) = v else {
+            panic!("params")
+        };
         Params(m)
     }
 
@@ -280,7 +282,9 @@ mod tests {
         let w = Writes::from_params(&params(json!({"op": "create", "dest": "dst"}))).unwrap();
         let items = w.items(&mut hits(), 3);
         assert_eq!(items.len(), 3);
-        assert!(items.iter().all(|i| i.kind == Kind::Create && i.index == "dst"));
+        assert!(items
+            .iter()
+            .all(|i| i.kind == Kind::Create && i.index == "dst"));
         assert!(items.iter().all(|i| i.meta.is_empty()), "no guard");
         assert_eq!(source(&items[0]), br#"{ "n" : 9007199254740993 }"#);
         assert_eq!(source(&items[1]), br#"{"n":1}"#);
@@ -288,7 +292,10 @@ mod tests {
         assert_eq!(items[0].routing.as_deref(), Some("r"));
         assert_eq!(items[1].routing, None);
         assert_eq!(
-            items.iter().map(|i| i.id.as_deref().unwrap()).collect::<Vec<_>>(),
+            items
+                .iter()
+                .map(|i| i.id.as_deref().unwrap())
+                .collect::<Vec<_>>(),
             ["1", "2", "3"]
         );
     }
@@ -310,7 +317,9 @@ mod tests {
         let w = Writes::from_params(&params(json!({"op": "delete", "guard": "true"}))).unwrap();
         let items = w.items(&mut hits(), 2);
         assert_eq!(items.len(), 2);
-        assert!(items.iter().all(|i| i.kind == Kind::Delete && i.index == "src"));
+        assert!(items
+            .iter()
+            .all(|i| i.kind == Kind::Delete && i.index == "src"));
         assert!(items.iter().all(|i| i.source.is_none()));
         assert_eq!(items[1].meta["if_seq_no"], 5);
         assert_eq!(items[1].meta["if_primary_term"], 1);
