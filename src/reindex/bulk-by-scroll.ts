@@ -1,20 +1,24 @@
 // The loop under reindex and delete-by-query (OpenSearch's bulk-by-scroll actions): scroll
-// through the source's matching documents in batches, turn each batch into one bulk request,
-// count what the bulk did, and stop at `max_docs`, at the first failure (unless conflicts
-// proceed), or when the task is cancelled. Everything goes through the engine's own search,
-// scroll and bulk, so documents are written exactly as `_bulk` writes them. Hits are read with
-// the number-preserving JSON reader, so a long in `_source` is copied digit for digit.
+// through the source's matching documents in batches, write each batch, count what the writes
+// did, and stop at `max_docs`, at the first failure (unless conflicts proceed), or when the task
+// is cancelled. Each batch is one engine call (`indices:data/write/bulk_by_scroll`): the engine
+// turns the scroll page it holds into `_bulk`'s own writes, copying each stored `_source` as its
+// bytes are, and reads the next page while the batch is written. The call answers counts and
+// failures only, so no page or bulk body crosses into JS, and the loop here decides, between
+// batches, whether another is written: cancellation, `max_docs` and failures work as before.
 import type { Engine, EngineParams } from '../engine';
-import { parseJson, stringifyCompact, type JsonNode, type JsonObject } from '../http/raw-json';
 import type { Task } from '../tasks/task-manager';
 
-export interface Hit {
-  readonly index: string;
-  readonly id: string;
-  readonly source: JsonNode | undefined;
-  readonly routing: string | undefined;
-  readonly seqNo: string | undefined;
-  readonly primaryTerm: string | undefined;
+/** How a batch's hits are written. */
+export interface BatchWrites {
+  /** The bulk operation each hit becomes. */
+  readonly op: 'index' | 'create' | 'delete';
+  /** The index written; each hit's own without one. */
+  readonly dest?: string;
+  /** A reindex's `dest.routing`: `keep` (the hit's, the default), `discard`, or `=<value>`. */
+  readonly routing?: string;
+  /** Written only if still as the search saw it (`if_seq_no` and `if_primary_term`). */
+  readonly guard: boolean;
 }
 
 export interface BulkByScrollJob {
@@ -28,8 +32,7 @@ export interface BulkByScrollJob {
   readonly maxDocs: number | undefined;
   /** `conflicts: proceed`: version conflicts are counted, not failures. */
   readonly proceedOnConflicts: boolean;
-  /** The bulk lines (action and document) for one hit. */
-  readonly linesFor: (hit: Hit) => string;
+  readonly writes: BatchWrites;
   /** Counts the REST answer leaves out (delete-by-query: `updated` and `created`; update-by-query: `created`). */
   readonly omit: ReadonlyArray<'updated' | 'created'>;
   /** Indices to refresh at the end (`refresh=true`), or none. */
@@ -55,52 +58,38 @@ export interface BulkByScrollOutcome {
 }
 
 const SCROLL_KEEP_ALIVE = '5m';
+const BATCH = 'indices:data/write/bulk_by_scroll';
 
-function field(o: JsonObject, key: string): JsonNode | undefined {
-  const i = o.keys.indexOf(key);
-  return i === -1 ? undefined : o.values[i];
+/** The opening call's answer: the scroll, its total, and the first page's size. */
+interface Opened {
+  _scroll_id: string;
+  total: number;
+  pending: number;
 }
 
-function text(n: JsonNode | undefined): string | undefined {
-  if (n === undefined || n.kind !== 'scalar' || n.raw === 'null') return undefined;
-  return n.raw.startsWith('"') ? (JSON.parse(n.raw) as string) : n.raw;
-}
-
-function readPage(body: Buffer): { scrollId: string | undefined; hits: Hit[]; total: number } {
-  const root = parseJson(body);
-  if (root.kind !== 'object') return { scrollId: undefined, hits: [], total: 0 };
-  const hitsObj = field(root, 'hits');
-  const list = hitsObj?.kind === 'object' ? field(hitsObj, 'hits') : undefined;
-  const totalObj = hitsObj?.kind === 'object' ? field(hitsObj, 'total') : undefined;
-  const total = Number(text(totalObj?.kind === 'object' ? field(totalObj, 'value') : totalObj) ?? 0);
-  const hits: Hit[] = [];
-  if (list?.kind === 'array') {
-    for (const h of list.items) {
-      if (h.kind !== 'object') continue;
-      hits.push({
-        index: text(field(h, '_index')) ?? '',
-        id: text(field(h, '_id')) ?? '',
-        source: field(h, '_source'),
-        routing: text(field(h, '_routing')),
-        seqNo: text(field(h, '_seq_no')),
-        primaryTerm: text(field(h, '_primary_term')),
-      });
-    }
-  }
-  return { scrollId: text(field(root, '_scroll_id')), hits, total };
-}
-
-/** A document's JSON for a bulk line, as the source index holds it. */
-export function sourceText(hit: Hit): string {
-  return hit.source === undefined ? '{}' : stringifyCompact(hit.source);
-}
-
-interface BulkItem {
+/** A failed write, as its bulk item reported it. */
+interface BatchFailure {
+  index: string;
+  id: string | null;
+  cause: Record<string, unknown>;
   status: number;
-  result?: string;
-  error?: Record<string, unknown>;
-  _index?: string;
-  _id?: string;
+}
+
+/** A batch call's answer: what its writes did, and the size of the page read ahead. */
+interface Written {
+  created: number;
+  updated: number;
+  deleted: number;
+  noops: number;
+  failures: BatchFailure[];
+  pending: number;
+}
+
+function writeParams(scrollId: string, w: BatchWrites): EngineParams {
+  const p: EngineParams = { scroll_id: scrollId, scroll: SCROLL_KEEP_ALIVE, op: w.op, guard: String(w.guard) };
+  if (w.dest !== undefined) p.dest = w.dest;
+  if (w.routing !== undefined) p.dest_routing = w.routing;
+  return p;
 }
 
 export async function runBulkByScroll(engine: Engine, task: Task, job: BulkByScrollJob): Promise<BulkByScrollOutcome> {
@@ -120,53 +109,47 @@ export async function runBulkByScroll(engine: Engine, task: Task, job: BulkByScr
   let worst = 200;
   const size = job.maxDocs === undefined ? job.batchSize : Math.min(job.batchSize, job.maxDocs);
   const body = Buffer.from(JSON.stringify({ ...job.search, size, sort: ['_doc'], seq_no_primary_term: true, track_total_hits: true }));
-  let page = readPage((await engine.execute('indices:data/read/search', { ...job.searchParams, index: job.index, scroll: SCROLL_KEEP_ALIVE }, body)).body);
+  const opened = JSON.parse((await engine.execute(BATCH, { ...job.searchParams, index: job.index, scroll: SCROLL_KEEP_ALIVE }, body)).body.toString('utf8')) as Opened;
   started = true;
-  status.total = job.maxDocs === undefined ? page.total : Math.min(page.total, job.maxDocs);
-  let scrollId = page.scrollId;
-  const searchedIds = new Set<string>();
-  if (scrollId !== undefined) searchedIds.add(scrollId);
+  status.total = job.maxDocs === undefined ? opened.total : Math.min(opened.total, job.maxDocs);
+  const scrollId = opened._scroll_id;
+  const params = writeParams(scrollId, job.writes);
+  let pending = opened.pending;
   let processed = 0;
   try {
-    while (page.hits.length > 0 && !task.cancelled) {
+    while (pending > 0 && !task.cancelled) {
       const batchStarted = Date.now();
-      let hits = page.hits;
-      if (job.maxDocs !== undefined && processed + hits.length > job.maxDocs) hits = hits.slice(0, job.maxDocs - processed);
-      processed += hits.length;
-      const bulk = hits.map(job.linesFor).join('');
-      const res = await engine.execute('indices:data/write/bulk', {}, Buffer.from(bulk));
+      const limit = job.maxDocs === undefined ? pending : Math.min(pending, job.maxDocs - processed);
+      processed += limit;
+      const last = job.maxDocs !== undefined && processed >= job.maxDocs;
+      // The last batch reads no page ahead: nothing would write it.
+      const res = await engine.execute(BATCH, { ...params, limit: String(limit), read_ahead: String(!last) });
       status.batches++;
-      const items = (JSON.parse(res.body.toString('utf8')) as { items?: Array<Record<string, BulkItem>> }).items ?? [];
-      for (const wrapped of items) {
-        const item = Object.values(wrapped)[0];
-        if (item === undefined) continue;
-        if (item.error === undefined) {
-          if (item.result === 'created') status.created++;
-          else if (item.result === 'updated') status.updated++;
-          else if (item.result === 'deleted') status.deleted++;
-          else if (item.result === 'noop') status.noops++;
-          continue;
-        }
-        if (item.status === 409) {
+      const written = JSON.parse(res.body.toString('utf8')) as Written;
+      status.created += written.created;
+      status.updated += written.updated;
+      status.deleted += written.deleted;
+      status.noops += written.noops;
+      for (const f of written.failures) {
+        if (f.status === 409) {
           status.version_conflicts++;
           if (job.proceedOnConflicts) continue;
         }
-        failures.push({ index: item._index, id: item._id, cause: item.error, status: item.status });
-        worst = Math.max(worst, item.status);
+        failures.push({ index: f.index, id: f.id, cause: f.cause, status: f.status });
+        worst = Math.max(worst, f.status);
       }
-      if (failures.length > 0 || (job.maxDocs !== undefined && processed >= job.maxDocs) || scrollId === undefined) break;
+      if (failures.length > 0 || last) break;
       if (job.requestsPerSecond > 0) {
-        const wait = batchStarted + (hits.length * 1000) / job.requestsPerSecond - Date.now();
+        const wait = batchStarted + (limit * 1000) / job.requestsPerSecond - Date.now();
         if (wait > 0) {
           throttledMillis += Math.round(wait);
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }
-      page = readPage((await engine.execute('indices:data/read/scroll', { scroll: SCROLL_KEEP_ALIVE, scroll_id: scrollId })).body);
-      if (page.scrollId !== undefined) scrollId = page.scrollId;
+      pending = written.pending;
     }
   } finally {
-    if (scrollId !== undefined) await engine.execute('indices:data/read/scroll/clear', { scroll_id: scrollId }).catch(() => undefined);
+    await engine.execute('indices:data/read/scroll/clear', { scroll_id: scrollId }).catch(() => undefined);
   }
   if (job.refresh !== undefined) await engine.execute('indices:admin/refresh', { index: job.refresh } as EngineParams);
   const response: Record<string, unknown> = { took: Date.now() - startedAt, timed_out: false, ...task.status() };

@@ -6,11 +6,10 @@
 // version 1 and that it takes a copy's time (README says so).
 import { OpenSearchError } from '../http/errors';
 import { illegalArgument, validationFailed } from '../http/error-table';
-import { encodeJsonString } from '../http/raw-json';
 import { locator } from '../http/body-locator';
 import { readJsonObject } from '../http/json-body';
 import type { NodeContext } from '../node-context';
-import { runBulkByScroll, sourceText } from './bulk-by-scroll';
+import { runBulkByScroll } from './bulk-by-scroll';
 
 export type ResizeKind = 'clone' | 'shrink' | 'split';
 
@@ -77,7 +76,6 @@ export async function runResize(node: NodeContext, kind: ResizeKind, source: str
   for (const k of Object.keys(blocks)) delete settings[k];
   // Templates do not apply to a resize's target: it copies its source.
   await engineJson(node, 'indices:admin/create', { index: target, _skip_templates: 'true' }, { settings, mappings, ...(aliases === undefined ? {} : { aliases }) });
-  const dest = encodeJsonString(target);
   const copy = node.tasks.register('indices:data/write/reindex', undefined, false);
   try {
     const out = await runBulkByScroll(node.engine, copy, {
@@ -89,10 +87,7 @@ export async function runResize(node: NodeContext, kind: ResizeKind, source: str
       omit: [],
       refresh: target,
       requestsPerSecond: -1,
-      linesFor: (hit) => {
-        const routing = hit.routing === undefined ? '' : `,"routing":${encodeJsonString(hit.routing)}`;
-        return `{"index":{"_index":${dest},"_id":${encodeJsonString(hit.id)}${routing}}}\n${sourceText(hit)}\n`;
-      },
+      writes: { op: 'index', dest: target, guard: false },
     });
     const failures = out.response.failures as unknown[];
     if (failures.length > 0) throw new OpenSearchError(500, 'exception', `copying [${source}] into [${target}] failed: ${JSON.stringify(failures[0])}`);

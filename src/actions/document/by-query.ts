@@ -1,12 +1,11 @@
 // What delete-by-query and update-by-query share: the search part of the URL, the body, and the
-// job over the matching documents, each written back only if the search saw it unchanged
-// (`if_seq_no`), so a concurrent write is a version conflict.
+// job over the matching documents, each written back (or deleted) in its own index with its
+// own routing, only if the search saw it unchanged (`if_seq_no`), so a concurrent write is a
+// version conflict.
 import type { ActionRequest } from '../../http/action';
 import type { EngineResponse } from '../../engine';
-import { encodeJsonString } from '../../http/raw-json';
 import { illegalArgument } from '../../http/error-table';
 import type { NodeContext } from '../../node-context';
-import type { Hit } from '../../reindex/bulk-by-scroll';
 import { scrollOptions } from '../../reindex/request';
 import { readJsonObject } from '../../http/json-body';
 import { locator } from '../../http/body-locator';
@@ -17,13 +16,6 @@ export const SEARCH_PARAMS = ['q', 'df', 'default_operator', 'analyzer', 'analyz
 
 export const BY_QUERY_PARAMS = [...SEARCH_PARAMS, 'conflicts', 'max_docs', 'refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'slices', 'scroll', 'scroll_size', 'search_timeout'];
 
-/** `_id`, routing and the seq-no guard of a hit, as a bulk action's metadata. */
-export function guardedMeta(hit: Hit): string {
-  const guard = hit.seqNo === undefined ? '' : `,"if_seq_no":${hit.seqNo},"if_primary_term":${hit.primaryTerm}`;
-  const routing = hit.routing === undefined ? '' : `,"routing":${encodeJsonString(hit.routing)}`;
-  return `"_index":${encodeJsonString(hit.index)},"_id":${encodeJsonString(hit.id)}${routing}${guard}`;
-}
-
 export interface ByQuery {
   readonly action: string;
   /** `delete_by_query`, `update_by_query`: the parser name in messages and the description. */
@@ -33,7 +25,8 @@ export interface ByQuery {
   readonly omit: ReadonlyArray<'updated' | 'created'>;
   /** The hits' documents are not needed (the search asks for none). */
   readonly withoutSource?: boolean;
-  readonly linesFor: (hit: Hit) => string;
+  /** What each hit becomes: written again as it is, or deleted, each only if unchanged since the search. */
+  readonly op: 'index' | 'delete';
 }
 
 export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQuery): Promise<EngineResponse> {
@@ -56,6 +49,6 @@ export function runByQuery(request: ActionRequest, node: NodeContext, spec: ByQu
     omit: spec.omit,
     refresh: options.refresh ? index : undefined,
     requestsPerSecond: options.requestsPerSecond,
-    linesFor: spec.linesFor,
+    writes: { op: spec.op, guard: true },
   });
 }

@@ -1,6 +1,6 @@
 import { route, type ActionSpec } from '../../http/action';
 import { validationFailed } from '../../http/error-table';
-import { BY_QUERY_PARAMS, guardedMeta, runByQuery } from './by-query';
+import { BY_QUERY_PARAMS, runByQuery } from './by-query';
 
 const ACTION = 'indices:data/write/delete/byquery';
 
@@ -18,6 +18,6 @@ export const documentDeleteByQuery: ActionSpec = {
       // a delete needs the id, routing and seq_no of each hit, never its document
       withoutSource: true,
       omit: ['updated', 'created'],
-      linesFor: (hit) => `{"delete":{${guardedMeta(hit)}}}\n`,
+      op: 'delete',
     }),
 };

@@ -1,9 +1,7 @@
 import { route, type ActionSpec } from '../../http/action';
-import { encodeJsonString } from '../../http/raw-json';
 import { parseReindex } from '../../reindex/request';
 import { readJsonObject } from '../../http/json-body';
 import { locator } from '../../http/body-locator';
-import { sourceText, type Hit } from '../../reindex/bulk-by-scroll';
 import { runScrollTask } from '../../reindex/scroll-task';
 import { reindexOutcome } from '../../lron/reindex-outcome';
 import type { EngineResponse } from '../../engine';
@@ -11,7 +9,7 @@ import type { EngineResponse } from '../../engine';
 const ACTION = 'indices:data/write/reindex';
 
 // `POST /_reindex`: copies the documents a search of `source` finds into `dest`, through the
-// engine's scroll and bulk.
+// engine's scroll and bulk writes, one batch per engine call (reindex/bulk-by-scroll.ts).
 export const documentReindex: ActionSpec = {
   action: ACTION,
   cancellable: true,
@@ -19,13 +17,6 @@ export const documentReindex: ActionSpec = {
   params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'slices', 'scroll', 'max_docs', 'require_alias'],
   run: (request, node) => {
     const req = parseReindex(request.params, readJsonObject(request.body), locator(request.body));
-    const dest = encodeJsonString(req.destIndex);
-    const op = req.opType;
-    const routingOf = (hit: Hit): string | undefined => {
-      if (req.routing === undefined || req.routing === 'keep') return hit.routing;
-      if (req.routing === 'discard') return undefined;
-      return req.routing.startsWith('=') ? req.routing.slice(1) : hit.routing;
-    };
     const sources = req.sourceIndex.split(',');
     const notify = (taskId: string, run: Promise<EngineResponse>): Promise<EngineResponse> =>
       node.lron.watch(taskId, ACTION, run, (response, error) => reindexOutcome(sources, req.destIndex, node.config.cluster.name, taskId, response, error));
@@ -38,11 +29,7 @@ export const documentReindex: ActionSpec = {
       omit: [],
       refresh: req.refresh ? req.destIndex : undefined,
       requestsPerSecond: req.requestsPerSecond,
-      linesFor: (hit) => {
-        const routing = routingOf(hit);
-        const meta = `"_index":${dest},"_id":${encodeJsonString(hit.id)}${routing === undefined ? '' : `,"routing":${encodeJsonString(routing)}`}`;
-        return `{"${op}":{${meta}}}\n${sourceText(hit)}\n`;
-      },
+      writes: { op: req.opType, dest: req.destIndex, routing: req.routing, guard: false },
     });
   },
 };

@@ -1,6 +1,5 @@
 import { route, type ActionSpec } from '../../http/action';
-import { sourceText } from '../../reindex/bulk-by-scroll';
-import { BY_QUERY_PARAMS, guardedMeta, runByQuery } from './by-query';
+import { BY_QUERY_PARAMS, runByQuery } from './by-query';
 
 const ACTION = 'indices:data/write/update/byquery';
 
@@ -16,6 +15,6 @@ export const documentUpdateByQuery: ActionSpec = {
       action: ACTION,
       name: 'update_by_query',
       omit: ['created'],
-      linesFor: (hit) => `{"index":{${guardedMeta(hit)}}}\n${sourceText(hit)}\n`,
+      op: 'index',
     }),
 };

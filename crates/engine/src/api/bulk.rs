@@ -11,6 +11,7 @@ use super::source_filter::SourceFilter;
 use super::{Params, Response};
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::{DocWrite, IndexService};
+use crate::index::shard::OpResult;
 use crate::index::source_tree::Json;
 use crate::metadata::blocks::{self, Level};
 use crate::node::Node;
@@ -63,7 +64,7 @@ pub(super) fn content_to_map_error(e: &serde_json::Error, body: &[u8]) -> Error 
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
     Index,
     Create,
     Update,
@@ -81,20 +82,31 @@ impl Kind {
     }
 }
 
-struct Item {
-    kind: Kind,
-    index: String,
-    id: Option<String>,
-    routing: Option<String>,
-    meta: Map<String, Value>,
+/// One action of a bulk: from a line pair of the body, or built by a bulk-by-scroll batch.
+pub(super) struct Item {
+    pub(super) kind: Kind,
+    pub(super) index: String,
+    pub(super) id: Option<String>,
+    pub(super) routing: Option<String>,
+    pub(super) meta: Map<String, Value>,
     /// The source line, copied out of the body once and shared from then on.
-    source: Option<Arc<Vec<u8>>>,
+    pub(super) source: Option<Arc<Vec<u8>>>,
     /// An update item's body, parsed while the request is validated.
-    update: Option<UpdateRequest>,
+    pub(super) update: Option<UpdateRequest>,
+}
+
+/// One item's outcome, rendered only where `_bulk` answers (a bulk-by-scroll batch counts them).
+pub(super) enum Outcome {
+    /// An index, create or delete the shard applied.
+    Written(Arc<IndexService>, OpResult),
+    /// An update's rendered answer.
+    Updated(Vec<u8>),
+    /// Refused: the index and id the item reports, and why.
+    Failed(String, Option<String>, Error),
 }
 
 /// OpenSearch validates every item before running any: a bad one fails the whole request.
-fn validate(items: &mut [Item]) -> Result<()> {
+pub(super) fn validate(items: &mut [Item]) -> Result<()> {
     let mut errors = Vec::new();
     for item in items.iter_mut() {
         match &item.id {
@@ -258,16 +270,45 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
         .ok_or_else(|| Error::new(ErrorKind::Parse, "request body is required"))?;
     let refresh = refresh_param(p.str("refresh"))?;
     let items = parse(body, p.str("index"), p)?;
-    let mut results: Vec<Option<Vec<u8>>> = (0..items.len()).map(|_| None).collect();
+    let outcomes = execute(node, &items, refresh)?;
+    let errors = outcomes.iter().any(|o| matches!(o, Outcome::Failed(..)));
+    let took = start.elapsed().as_millis() as u64;
+    let mut out = Vec::with_capacity(64 + outcomes.len() * 160);
+    out.extend_from_slice(format!("{{\"took\":{took},\"errors\":{errors},\"items\":[").as_bytes());
+    for (i, (o, item)) in outcomes.into_iter().zip(&items).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&match o {
+            Outcome::Written(svc, r) => {
+                let status = match r.result {
+                    "created" => 201,
+                    "not_found" => 404,
+                    _ => 200,
+                };
+                let mut w = ObjectWriter::new();
+                write_response(&mut w, &svc.name(), &svc, &r, refresh == Refresh::Immediate);
+                w.field("status", &status);
+                item_wrap(item.kind, w.finish())
+            }
+            Outcome::Updated(body) => item_wrap(Kind::Update, body),
+            Outcome::Failed(index, id, e) => error_item(item.kind, &index, id.as_deref(), &e),
+        });
+    }
+    out.extend_from_slice(b"]}");
+    Ok(Response::bytes(200, out))
+}
+
+/// Runs validated items in order, batched per index, each to its own outcome; then refreshes
+/// the indices written as `refresh` asks.
+pub(super) fn execute(node: &Node, items: &[Item], refresh: Refresh) -> Result<Vec<Outcome>> {
+    let mut results: Vec<Option<Outcome>> = (0..items.len()).map(|_| None).collect();
     let mut pending: HashMap<String, Pending> = HashMap::new();
     let mut touched: HashMap<String, Arc<IndexService>> = HashMap::new();
-    let mut errors = false;
 
     let flush = |pending: &mut HashMap<String, Pending>,
                  index: Option<&str>,
-                 results: &mut Vec<Option<Vec<u8>>>,
-                 items: &[Item],
-                 errors: &mut bool| {
+                 results: &mut Vec<Option<Outcome>>| {
         let keys: Vec<String> = match index {
             Some(i) => vec![i.to_string()],
             None => pending.keys().cloned().collect(),
@@ -278,36 +319,15 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
             };
             let outcomes = batch.svc.write(batch.writes);
             for (pos, o) in batch.positions.into_iter().zip(outcomes) {
-                let kind = items[pos].kind;
                 results[pos] = Some(match o.result {
-                    Ok(r) => {
-                        let status = match r.result {
-                            "created" => 201,
-                            "not_found" => 404,
-                            _ => 200,
-                        };
-                        let mut w = ObjectWriter::new();
-                        write_response(
-                            &mut w,
-                            &batch.svc.name(),
-                            &batch.svc,
-                            &r,
-                            refresh == Refresh::Immediate,
-                        );
-                        w.field("status", &status);
-                        item_wrap(kind, w.finish())
-                    }
-                    Err(e) => {
-                        *errors = true;
-                        error_item(kind, &batch.svc.name(), items[pos].id.as_deref(), &e)
-                    }
+                    Ok(r) => Outcome::Written(batch.svc.clone(), r),
+                    Err(e) => Outcome::Failed(batch.svc.name(), items[pos].id.clone(), e),
                 });
             }
         }
     };
 
     for (pos, item) in items.iter().enumerate() {
-        let failed = |e: Error| error_item(item.kind, &item.index, item.id.as_deref(), &e);
         let prepared: Result<()> = (|| {
             if let Some(id) = &item.id {
                 validate_id(id)?;
@@ -323,8 +343,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     Ok(r) => r,
                     // Refused once the alias is resolved: the item names its index.
                     Err(e) => {
-                        errors = true;
-                        results[pos] = Some(error_item(item.kind, &name, item.id.as_deref(), &e));
+                        results[pos] = Some(Outcome::Failed(name, item.id.clone(), e));
                         return Ok(());
                     }
                 };
@@ -334,8 +353,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     (None, Kind::Index | Kind::Create) => Some(crate::util::ids::time_based_id()),
                     (id, _) => id.clone(),
                 };
-                errors = true;
-                results[pos] = Some(error_item(item.kind, &name, id.as_deref(), &e));
+                results[pos] = Some(Outcome::Failed(name, id, e));
                 return Ok(());
             }
             touched.insert(name.clone(), svc.clone());
@@ -352,7 +370,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                     let Some(id) = &item.id else {
                         return Err(super::document::validation(&["id is missing".into()]));
                     };
-                    flush(&mut pending, Some(&name), &mut results, &items, &mut errors);
+                    flush(&mut pending, Some(&name), &mut results);
                     let req = item
                         .update
                         .as_ref()
@@ -381,7 +399,7 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
                         (None, None) => None,
                     };
                     let body = update_response(&svc, &r, &doc, source, refresh, Some(status));
-                    results[pos] = Some(item_wrap(Kind::Update, body));
+                    results[pos] = Some(Outcome::Updated(body));
                 }
                 Kind::Delete | Kind::Index | Kind::Create => {
                     let create = item.kind == Kind::Create
@@ -438,25 +456,17 @@ pub fn bulk(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
             Ok(())
         })();
         if let Err(e) = prepared {
-            errors = true;
-            results[pos] = Some(failed(e));
+            results[pos] = Some(Outcome::Failed(item.index.clone(), item.id.clone(), e));
         }
     }
-    flush(&mut pending, None, &mut results, &items, &mut errors);
+    flush(&mut pending, None, &mut results);
     for svc in touched.values() {
         after_write(svc, refresh)?;
     }
-    let took = start.elapsed().as_millis() as u64;
-    let mut out = Vec::with_capacity(64 + results.len() * 160);
-    out.extend_from_slice(format!("{{\"took\":{took},\"errors\":{errors},\"items\":[").as_bytes());
-    for (i, r) in results.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(&r.expect("every item has a result"));
-    }
-    out.extend_from_slice(b"]}");
-    Ok(Response::bytes(200, out))
+    Ok(results
+        .into_iter()
+        .map(|r| r.expect("every item has a result"))
+        .collect())
 }
 
 fn item_wrap(kind: Kind, inner: Vec<u8>) -> Vec<u8> {

@@ -4,6 +4,7 @@
 mod aliases;
 mod analyze;
 mod bulk;
+mod bulk_by_scroll;
 mod cat;
 mod cluster;
 pub(crate) mod cluster_state;
@@ -166,6 +167,7 @@ pub fn execute(
         "indices:data/write/delete" => document::delete(node, params),
         "indices:data/write/update" => document::update(node, params, body),
         "indices:data/write/bulk" => bulk::bulk(node, params, body),
+        "indices:data/write/bulk_by_scroll" => bulk_by_scroll::batch(node, params, body),
         "indices:data/read/get" => document::get(node, params),
         "indices:data/read/exists" => document::exists(node, params),
         "indices:data/read/source" => document::get_source(node, params),

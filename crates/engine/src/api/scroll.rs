@@ -25,6 +25,8 @@ struct Context {
     expires: Instant,
     /// One id per shard, as OpenSearch numbers its shard contexts.
     shard_ids: Vec<u64>,
+    /// A page read ahead for a bulk-by-scroll batch, freed with the context if never taken.
+    parked: Option<search::SearchResult>,
 }
 
 type Table = Mutex<HashMap<u64, Arc<Mutex<Context>>>>;
@@ -104,6 +106,7 @@ pub fn open(
         keep_alive,
         expires: Instant::now() + keep_alive,
         shard_ids,
+        parked: None,
     };
     let mut t = table().lock();
     sweep(&mut t);
@@ -180,31 +183,64 @@ pub fn scroll(_node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
         }
         None => None,
     };
-    let (id, shard_ids) = decode(&scroll_id)?;
-    let ctx = {
-        let mut t = table().lock();
-        sweep(&mut t);
-        t.get(&id).cloned()
-    };
-    let Some(ctx) = ctx else {
-        return Err(missing_context(&shard_ids));
-    };
-    let mut c = ctx.lock();
-    if let Some(k) = keep_alive {
-        c.keep_alive = k;
-    }
-    let mut req = c.req.clone();
-    req.rest_total_hits_as_int = p.bool("rest_total_hits_as_int", req.rest_total_hits_as_int)?;
-    let c = &mut *c;
-    let result = search::execute_scroll(&req, &c.targets, &mut c.cursors)?;
-    c.expires = Instant::now() + c.keep_alive;
-    let id_out = keep_alive.map(|_| encode(id, &c.shard_ids));
+    let (req, result, canonical) = next_page(&scroll_id, keep_alive, |req| {
+        req.rest_total_hits_as_int =
+            p.bool("rest_total_hits_as_int", req.rest_total_hits_as_int)?;
+        Ok(())
+    })?;
+    let id_out = keep_alive.map(|_| canonical);
     Ok(super::search::render(
         &req,
         result,
         start,
         id_out.as_deref(),
     ))
+}
+
+/// The context of `scroll_id`, or the error of a scroll whose context is gone.
+fn context(scroll_id: &str) -> Result<Arc<Mutex<Context>>> {
+    let (id, shard_ids) = decode(scroll_id)?;
+    let mut t = table().lock();
+    sweep(&mut t);
+    t.get(&id)
+        .cloned()
+        .ok_or_else(|| missing_context(&shard_ids))
+}
+
+/// Reads the next page of `scroll_id` (its keep-alive renewed, and changed to `keep_alive`
+/// when given) with the context's request as `adjust` leaves it; answers that request (what the
+/// hits are rendered by) and the scroll id as this node writes it.
+pub(super) fn next_page(
+    scroll_id: &str,
+    keep_alive: Option<Duration>,
+    adjust: impl FnOnce(&mut SearchRequest) -> Result<()>,
+) -> Result<(SearchRequest, search::SearchResult, String)> {
+    let ctx = context(scroll_id)?;
+    let mut c = ctx.lock();
+    if let Some(k) = keep_alive {
+        c.keep_alive = k;
+    }
+    let mut req = c.req.clone();
+    adjust(&mut req)?;
+    let c = &mut *c;
+    let result = search::execute_scroll(&req, &c.targets, &mut c.cursors)?;
+    c.expires = Instant::now() + c.keep_alive;
+    let (id, _) = decode(scroll_id)?;
+    Ok((req, result, encode(id, &c.shard_ids)))
+}
+
+/// Keeps `page` in the context of `scroll_id` until [`take_parked`] takes it.
+pub(super) fn park(scroll_id: &str, page: search::SearchResult) -> Result<()> {
+    context(scroll_id)?.lock().parked = Some(page);
+    Ok(())
+}
+
+/// The page parked in the context of `scroll_id`, if any.
+pub(super) fn take_parked(scroll_id: &str) -> Result<Option<search::SearchResult>> {
+    let ctx = context(scroll_id)?;
+    let mut c = ctx.lock();
+    c.expires = Instant::now() + c.keep_alive;
+    Ok(c.parked.take())
 }
 
 pub fn clear(_node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {

@@ -189,12 +189,28 @@ pub(crate) fn parse(p: &Params, body: Option<&[u8]>) -> Result<SearchRequest> {
 }
 
 /// Runs a parsed search, `start` its clock.
-pub(crate) fn run(
-    node: &Node,
-    p: &Params,
-    mut req: SearchRequest,
-    start: Instant,
-) -> Result<Response> {
+pub(crate) fn run(node: &Node, p: &Params, req: SearchRequest, start: Instant) -> Result<Response> {
+    let ran = query(node, p, req)?;
+    Ok(render_with(
+        &ran.req,
+        ran.result,
+        start,
+        ran.scroll_id.as_deref(),
+        ran.suggest,
+    ))
+}
+
+/// A search that ran, before it is rendered.
+pub(crate) struct Ran {
+    pub req: SearchRequest,
+    pub result: search::SearchResult,
+    pub suggest: Option<Value>,
+    /// The scroll opened by `?scroll=`.
+    pub scroll_id: Option<String>,
+}
+
+/// Runs a parsed search (opening its scroll, if it asks for one).
+pub(crate) fn query(node: &Node, p: &Params, mut req: SearchRequest) -> Result<Ran> {
     super::terms_lookup::resolve_request(node, &mut req)?;
     cluster_defaults(node, p, &mut req);
     let keep_alive = match p.str("scroll") {
@@ -243,13 +259,12 @@ pub(crate) fn run(
         };
         super::scroll::open(pages, targets, cursors, k)
     });
-    Ok(render_with(
-        &req,
+    Ok(Ran {
+        req,
         result,
-        start,
-        scroll_id.as_deref(),
         suggest,
-    ))
+        scroll_id,
+    })
 }
 
 /// What a scroll refuses, as `SearchRequest.validate()` words it; its pages count every hit.

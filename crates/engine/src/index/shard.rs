@@ -167,6 +167,81 @@ pub type TokenizerSetup = Arc<dyn Fn(&Index) + Send + Sync>;
 /// the shard).
 pub type ReplayParser = dyn Fn(&str, Option<&str>, &[u8], &DocBuilder) -> Result<TantivyDocument>;
 
+/// A committed copy as a write's check reads it ([`Shard::current_for_write`]).
+enum Columns {
+    Found(DocVersion),
+    Absent,
+    Unreadable,
+}
+
+/// The committed segments as one batch of writes checks them: the searcher of the last
+/// refresh (no refresh can come while the batch holds the writer lock), each segment's
+/// version columns opened once, when a write first finds a document there (opening a column
+/// reads its block index, which per document cost more than the lookup).
+struct CommittedVersions {
+    searcher: tantivy::Searcher,
+    id_field: tantivy::schema::Field,
+    /// Per segment: not opened yet, or its `_seq_no`, `_primary_term`, `_version` columns
+    /// (`None` where one is missing).
+    columns: Vec<Option<Option<[tantivy::columnar::Column<i64>; 3]>>>,
+}
+
+impl CommittedVersions {
+    fn new(shard: &Shard) -> CommittedVersions {
+        let guard = shard.reader.read();
+        let searcher = guard.0.searcher();
+        let columns = vec![None; searcher.segment_readers().len()];
+        CommittedVersions {
+            searcher,
+            id_field: guard.1.fields.id,
+            columns,
+        }
+    }
+
+    fn find(&mut self, id: &str) -> Result<Columns> {
+        let term = Term::from_field_text(self.id_field, id);
+        for (ord, seg) in self.searcher.segment_readers().iter().enumerate() {
+            let inverted = seg.inverted_index(self.id_field)?;
+            let Some(mut postings) =
+                inverted.read_postings(&term, tantivy::schema::IndexRecordOption::Basic)?
+            else {
+                continue;
+            };
+            use tantivy::DocSet;
+            let mut doc = postings.doc();
+            while doc != tantivy::TERMINATED {
+                if !seg.is_deleted(doc) {
+                    let opened = self.columns[ord].get_or_insert_with(|| {
+                        let ff = seg.fast_fields();
+                        let open = |name: &str| ff.i64(name).ok();
+                        Some([
+                            open(schema::SEQ_NO)?,
+                            open(schema::PRIMARY_TERM)?,
+                            open(schema::VERSION)?,
+                        ])
+                    });
+                    let Some([seq_no, term, version]) = opened else {
+                        return Ok(Columns::Unreadable);
+                    };
+                    let numbers = (seq_no.first(doc), term.first(doc), version.first(doc));
+                    let (Some(seq_no), Some(primary_term), Some(version)) = numbers else {
+                        return Ok(Columns::Unreadable);
+                    };
+                    return Ok(Columns::Found(DocVersion {
+                        seq_no,
+                        primary_term,
+                        version,
+                        source: Some(Arc::default()),
+                        routing: None,
+                    }));
+                }
+                doc = postings.advance();
+            }
+        }
+        Ok(Columns::Absent)
+    }
+}
+
 pub struct Shard {
     pub number: u32,
     /// This opening's primary term, stamped on every write it makes.
@@ -388,6 +463,38 @@ impl Shard {
         self.lookup_committed(id)
     }
 
+    /// What a write checks `id` against: [`Shard::current`], except that a committed copy is read
+    /// from the `_seq_no`, `_primary_term` and `_version` columns, not from its stored document.
+    /// Decompressing the stored block of every document a delete-by-query (or an overwriting
+    /// bulk) named was most of its write cost, and the check needs the numbers only. A
+    /// committed copy always has its `_source` stored (`DocBuilder`), so it counts as present:
+    /// its `source` is an empty stand-in, which no write reads.
+    fn current_for_write(
+        &self,
+        id: &str,
+        committed: &mut CommittedVersions,
+    ) -> Result<Option<DocVersion>> {
+        if let Some(v) = self.live.read().get(id) {
+            return Ok(Some(v.clone()));
+        }
+        {
+            let mut tombs = self.tombstones.lock();
+            if let Some((v, at)) = tombs.get(id) {
+                if at.elapsed() < GC_DELETES {
+                    return Ok(Some(v.clone()));
+                }
+                tombs.remove(id);
+            }
+        }
+        match committed.find(id)? {
+            Columns::Found(v) => Ok(Some(v)),
+            Columns::Absent => Ok(None),
+            // A segment without the columns (none is written so, but the stored document is
+            // the record): read it as a GET does.
+            Columns::Unreadable => self.lookup_committed(id),
+        }
+    }
+
     pub fn lookup_committed(&self, id: &str) -> Result<Option<DocVersion>> {
         let guard = self.reader.read();
         let (reader, builder) = &*guard;
@@ -451,6 +558,7 @@ impl Shard {
         st.delete_current.fetch_add(deletes, Ordering::Relaxed);
         let (mut index_nanos, mut delete_nanos) = (0u64, 0u64);
         let (mut indexed, mut deleted, mut failed) = (0u64, 0u64, 0u64);
+        let mut committed = CommittedVersions::new(self);
         // Sent in batches (`indexing_queue`), in order, each with its own opstamp.
         let mut to_tantivy = Vec::with_capacity(ops.len().min(indexing_queue::BATCH));
         for op in ops {
@@ -460,7 +568,7 @@ impl Shard {
                     (id.clone(), pre.clone())
                 }
             };
-            let current = self.current(&id)?;
+            let current = self.current_for_write(&id, &mut committed)?;
             let live = current.as_ref().filter(|c| c.source.is_some());
             let version = match check(
                 &id,
@@ -1191,6 +1299,67 @@ mod tests {
             .pop()
             .unwrap()
             .unwrap();
+    }
+
+    #[test]
+    fn a_write_checks_committed_copies_by_their_columns() {
+        let d = tempfile::tempdir().unwrap();
+        let shard = open(d.path());
+        index(&shard, "a");
+        index(&shard, "a");
+        index(&shard, "b");
+        shard.refresh().unwrap();
+        // Committed: the live map is empty, the numbers come from the columns and agree with
+        // the stored document's.
+        for id in ["a", "b"] {
+            let columns = shard
+                .current_for_write(id, &mut CommittedVersions::new(&shard))
+                .unwrap()
+                .unwrap();
+            let stored = shard.lookup_committed(id).unwrap().unwrap();
+            assert_eq!(
+                (columns.seq_no, columns.primary_term, columns.version),
+                (stored.seq_no, stored.primary_term, stored.version)
+            );
+            assert!(columns.source.is_some(), "a committed copy is present");
+        }
+        assert_eq!(
+            shard
+                .current_for_write("a", &mut CommittedVersions::new(&shard))
+                .unwrap()
+                .unwrap()
+                .version,
+            2
+        );
+        assert!(shard
+            .current_for_write("zz", &mut CommittedVersions::new(&shard))
+            .unwrap()
+            .is_none());
+        // A guarded delete of what the search saw succeeds once; the same guard then conflicts
+        // with the tombstone.
+        let b = shard
+            .current_for_write("b", &mut CommittedVersions::new(&shard))
+            .unwrap()
+            .unwrap();
+        let guarded = || ShardOp::Delete {
+            id: "b".into(),
+            pre: Preconditions {
+                if_seq_no: Some(b.seq_no),
+                if_primary_term: Some(b.primary_term),
+                ..Preconditions::default()
+            },
+        };
+        let first = shard.apply(vec![guarded()], "i", "u").unwrap();
+        assert_eq!(first[0].as_ref().unwrap().result, "deleted");
+        shard.refresh().unwrap();
+        let again = shard.apply(vec![guarded()], "i", "u").unwrap();
+        assert_eq!(again[0].as_ref().unwrap_err().status(), 409);
+        assert!(shard
+            .current_for_write("b", &mut CommittedVersions::new(&shard))
+            .unwrap()
+            .unwrap()
+            .source
+            .is_none());
     }
 
     #[test]

@@ -21,6 +21,11 @@ pub fn placeholder(index: usize) -> Value {
     Value::String(format!("{}{index}", tag()))
 }
 
+/// Which raw source `v` stands for, if it is a placeholder.
+pub fn index_of(v: &Value) -> Option<usize> {
+    v.as_str()?.strip_prefix(tag())?.parse().ok()
+}
+
 /// `body` (a serialized response) with every placeholder replaced by its source's bytes.
 pub fn splice(body: Vec<u8>, sources: &[Vec<u8>]) -> Vec<u8> {
     if sources.is_empty() {
@@ -76,5 +81,12 @@ mod tests {
             String::from_utf8(out).unwrap(),
             r#"{"hits":[{"_id":"1","_source":{"b": 1, "a" : [2]}},{"_id":"2","_source":{},"x":"quarry-raw-source:"}]}"#
         );
+    }
+
+    #[test]
+    fn a_placeholder_names_its_source_and_nothing_else_does() {
+        assert_eq!(index_of(&placeholder(7)), Some(7));
+        assert_eq!(index_of(&json!("quarry-raw-source:7")), None);
+        assert_eq!(index_of(&json!({"a": 1})), None);
     }
 }
