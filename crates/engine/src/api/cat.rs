@@ -476,40 +476,38 @@ pub fn templates(node: &Node, p: &Params) -> Result<Response> {
             .is_none_or(|w| w.iter().any(|p| crate::metadata::target::glob_match(p, n)))
     };
     let list = |v: &[String]| format!("[{}]", v.join(", "));
-    let mut legacy: Vec<(String, Vec<Cell>)> = node
-        .index_templates
-        .legacy_templates()
-        .into_iter()
-        .filter(|(n, _)| keep(n))
-        .map(|(n, t)| {
-            let row = vec![
-                Some(n.clone()),
-                Some(list(&t.index_patterns)),
-                Some(t.order.to_string()),
-                t.version.map(|v| v.to_string()),
-                Some(String::new()),
-            ];
-            (n, row)
-        })
-        .collect();
-    crate::util::java_hash::hash_order(&mut legacy);
-    let mut composable: Vec<(String, Vec<Cell>)> = node
-        .index_templates
-        .index_templates()
-        .into_iter()
-        .filter(|(n, _)| keep(n))
-        .map(|(n, t)| {
-            let row = vec![
-                Some(n.clone()),
-                Some(list(&t.index_patterns)),
-                Some(t.priority.unwrap_or(0).to_string()),
-                t.version.map(|v| v.to_string()),
-                Some(list(&t.composed_of)),
-            ];
-            (n, row)
-        })
-        .collect();
-    crate::util::java_hash::hash_order(&mut composable);
+    // One group's rows, in the order of the Java map OpenSearch reads them from.
+    fn group<T>(
+        all: std::collections::BTreeMap<String, T>,
+        keep: impl Fn(&str) -> bool,
+        row: impl Fn(&str, &T) -> Vec<Cell>,
+    ) -> Vec<(String, Vec<Cell>)> {
+        let mut rows: Vec<(String, Vec<Cell>)> = all
+            .iter()
+            .filter(|(n, _)| keep(n))
+            .map(|(n, t)| (n.clone(), row(n, t)))
+            .collect();
+        crate::util::java_hash::hash_order(&mut rows);
+        rows
+    }
+    let legacy = group(node.index_templates.legacy_templates(), keep, |n, t| {
+        vec![
+            Some(n.to_string()),
+            Some(list(&t.index_patterns)),
+            Some(t.order.to_string()),
+            t.version.map(|v| v.to_string()),
+            Some(String::new()),
+        ]
+    });
+    let composable = group(node.index_templates.index_templates(), keep, |n, t| {
+        vec![
+            Some(n.to_string()),
+            Some(list(&t.index_patterns)),
+            Some(t.priority.unwrap_or(0).to_string()),
+            t.version.map(|v| v.to_string()),
+            Some(list(&t.composed_of)),
+        ]
+    });
     let rows = legacy
         .into_iter()
         .chain(composable)

@@ -340,7 +340,7 @@ pub(crate) fn render_component_template(t: &ComponentTemplate, flat: bool) -> Va
 
 /// The names `name` selects: all without one, else each comma-separated name or wildcard.
 /// Listed in the order of the Java `HashMap` OpenSearch keeps them in.
-fn selected<T>(all: BTreeMap<String, T>, name: Option<&str>) -> Vec<(String, T)> {
+pub(crate) fn selected<T>(all: BTreeMap<String, T>, name: Option<&str>) -> Vec<(String, T)> {
     let wanted: Option<Vec<&str>> = name.map(|n| n.split(',').map(str::trim).collect());
     let mut out: Vec<(String, T)> = all
         .into_iter()
@@ -361,40 +361,50 @@ fn not_found(kind: &str, name: &str) -> Error {
     )
 }
 
-pub fn get_index_templates(node: &Node, p: &Params) -> Result<Response> {
-    let flat = p.bool("flat_settings", false)?;
-    let name = p.str("name");
-    let found = selected(node.index_templates.index_templates(), name);
-    // A name that matches nothing is an error; a wildcard that does is an empty 404.
+/// A `GET` of either kind, as `{"<kind>s": [{"name", "<kind>": ...}]}`: a name that matches
+/// nothing is an error, a wildcard that matches nothing an empty 404.
+fn listing<T>(
+    all: BTreeMap<String, T>,
+    name: Option<&str>,
+    (kind, entry, list_key): (&str, &str, &str),
+    render: impl Fn(&T) -> Value,
+) -> Result<Response> {
+    let found = selected(all, name);
     if let (true, Some(name)) = (found.is_empty(), name) {
         if !name.contains('*') {
-            return Err(not_found("index template", name));
+            return Err(not_found(kind, name));
         }
-        return Ok(Response::json(404, &json!({ "index_templates": [] })));
+        return Ok(Response::json(404, &json!({ list_key: [] })));
     }
     let list: Vec<Value> = found
         .iter()
-        .map(|(n, t)| json!({"name": n, "index_template": render_index_template(t, flat)}))
+        .map(|(n, t)| json!({"name": n, entry: render(t)}))
         .collect();
-    Ok(Response::ok(&json!({ "index_templates": list })))
+    Ok(Response::ok(&json!({ list_key: list })))
+}
+
+pub fn get_index_templates(node: &Node, p: &Params) -> Result<Response> {
+    let flat = p.bool("flat_settings", false)?;
+    listing(
+        node.index_templates.index_templates(),
+        p.str("name"),
+        ("index template", "index_template", "index_templates"),
+        |t| render_index_template(t, flat),
+    )
 }
 
 pub fn get_component_templates(node: &Node, p: &Params) -> Result<Response> {
     let flat = p.bool("flat_settings", false)?;
-    let name = p.str("name");
-    let found = selected(node.index_templates.component_templates(), name);
-    // A name that matches nothing is an error; a wildcard that does is an empty 404.
-    if let (true, Some(name)) = (found.is_empty(), name) {
-        if !name.contains('*') {
-            return Err(not_found("component template", name));
-        }
-        return Ok(Response::json(404, &json!({ "component_templates": [] })));
-    }
-    let list: Vec<Value> = found
-        .iter()
-        .map(|(n, t)| json!({"name": n, "component_template": render_component_template(t, flat)}))
-        .collect();
-    Ok(Response::ok(&json!({ "component_templates": list })))
+    listing(
+        node.index_templates.component_templates(),
+        p.str("name"),
+        (
+            "component template",
+            "component_template",
+            "component_templates",
+        ),
+        |t| render_component_template(t, flat),
+    )
 }
 
 pub fn index_template_exists(node: &Node, p: &Params) -> Result<Response> {

@@ -9,7 +9,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::index::mapping::Mapping;
 use crate::index::settings::{flatten, render_map, IndexSettings};
 use crate::metadata::index_templates::{LegacyTemplate, Template};
-use crate::metadata::target::glob_match;
 use crate::node::Node;
 use serde_json::{json, Map, Value};
 
@@ -150,19 +149,7 @@ pub(crate) fn render(t: &LegacyTemplate, flat: bool, typed: bool) -> Value {
 }
 
 fn selected(node: &Node, name: Option<&str>) -> Vec<(String, LegacyTemplate)> {
-    let wanted: Option<Vec<&str>> = name.map(|n| n.split(',').map(str::trim).collect());
-    let mut out: Vec<(String, LegacyTemplate)> = node
-        .index_templates
-        .legacy_templates()
-        .into_iter()
-        .filter(|(n, _)| {
-            wanted
-                .as_ref()
-                .is_none_or(|w| w.iter().any(|p| glob_match(p, n)))
-        })
-        .collect();
-    crate::util::java_hash::hash_order(&mut out);
-    out
+    super::index_templates::selected(node.index_templates.legacy_templates(), name)
 }
 
 /// `GET /_template[/<name>]`: by name; nothing found for a name is an empty 404.
