@@ -17,6 +17,7 @@ import {
   putIndexTemplate,
   putLegacyTemplate,
   simulateIndexTemplate,
+  simulateTemplate,
 } from './indices/index-templates';
 import { clusterGetSettings } from './cluster/get-settings';
 import { clusterPutSettings } from './cluster/put-settings';
@@ -107,6 +108,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   indexTemplateExists,
   deleteIndexTemplate,
   simulateIndexTemplate,
+  simulateTemplate,
   putComponentTemplate,
   getComponentTemplate,
   componentTemplateExists,

@@ -80,3 +80,9 @@ export const deleteLegacyTemplate: ActionSpec = {
   routes: [route('DELETE', '/_template/:name')],
   params: ['timeout', ...MASTER],
 };
+
+export const simulateTemplate: ActionSpec = {
+  action: 'indices:admin/index_template/simulate',
+  routes: [route('POST', '/_index_template/_simulate'), route('POST', '/_index_template/_simulate/:name')],
+  params: ['create', 'cause', ...MASTER],
+};

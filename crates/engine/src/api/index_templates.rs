@@ -204,6 +204,14 @@ pub fn composed_mapping(resolved: &Resolved, request: Option<&Value>) -> Option<
 pub fn put_index_template(node: &Node, p: &Params, raw: Option<&[u8]>) -> Result<Response> {
     let name = p.required("name")?;
     let create = p.bool("create", false)?;
+    let t = parse_index_template(node, name, raw)?;
+    node.index_templates.put_index_template(name, t, create)?;
+    Ok(Response::acknowledged())
+}
+
+/// An index template body, checked as composed with the components that exist now (a missing
+/// one is refused by the store's own checks).
+fn parse_index_template(node: &Node, name: &str, raw: Option<&[u8]>) -> Result<IndexTemplate> {
     let b = body(raw)?;
     let Some(fields) = b.as_obj() else {
         return Err(Error::new(
@@ -241,11 +249,63 @@ pub fn put_index_template(node: &Node, p: &Params, raw: Option<&[u8]>) -> Result
         return Err(Error::illegal_argument("Required [index_patterns]"));
     };
     t.index_patterns = patterns;
-    let templates = &node.index_templates;
-    // Checked as composed with the components that exist now (a missing one is refused below).
-    validate(name, &templates.compose(&t))?;
-    templates.put_index_template(name, t, create)?;
-    Ok(Response::acknowledged())
+    validate(name, &node.index_templates.compose(&t))?;
+    Ok(t)
+}
+
+/// What a template resolves to, as `_simulate_index` and `_simulate` print it.
+fn simulated(resolved: &Resolved, overlapping: Vec<(String, Vec<String>)>) -> Response {
+    let mut template = Map::new();
+    template.insert("settings".into(), render_map(&resolved.settings, false));
+    if let Some(m) = composed_mapping(resolved, None) {
+        template.insert("mappings".into(), m);
+    }
+    template.insert("aliases".into(), Value::Object(resolved.aliases.clone()));
+    let overlapping: Vec<Value> = overlapping
+        .into_iter()
+        .map(|(n, patterns)| json!({"name": n, "index_patterns": patterns}))
+        .collect();
+    Response::ok(&json!({"template": template, "overlapping": overlapping}))
+}
+
+/// `POST /_index_template/_simulate[/<name>]`: a template given in the body (checked as a put of
+/// it under `name` would be) or the stored one named, resolved with its components, and the
+/// other templates whose patterns overlap its own.
+pub fn simulate_template(node: &Node, p: &Params, raw: Option<&[u8]>) -> Result<Response> {
+    let name = p.str("name").filter(|n| !n.is_empty());
+    let has_body = raw.is_some_and(|b| !b.iter().all(u8::is_ascii_whitespace));
+    let t = match (name, has_body) {
+        (_, true) => {
+            // Unnamed, it is checked under a name of its own, as OpenSearch does.
+            let temp = format!(
+                "simulate_template_{}",
+                crate::util::ids::random_uuid().to_lowercase()
+            );
+            let n = name.unwrap_or(&temp);
+            let t = parse_index_template(node, n, raw)?;
+            node.index_templates.check_index_template(n, &t)?;
+            t
+        }
+        (Some(n), false) => node
+            .index_templates
+            .index_templates()
+            .remove(n)
+            .ok_or_else(|| {
+                Error::illegal_argument(format!(
+                    "unable to simulate template [{n}] that does not exist"
+                ))
+            })?,
+        (None, false) => {
+            return Err(Error::new(
+                ErrorKind::ActionRequestValidation,
+                "Validation Failed: 1: either index name or index template body must be specified for simulation;",
+            ))
+        }
+    };
+    let overlapping = node
+        .index_templates
+        .overlapping_patterns(&t.index_patterns, name);
+    Ok(simulated(&node.index_templates.compose(&t), overlapping))
 }
 
 pub fn put_component_template(node: &Node, p: &Params, raw: Option<&[u8]>) -> Result<Response> {
@@ -435,20 +495,6 @@ pub fn simulate_index(node: &Node, p: &Params) -> Result<Response> {
     let Some((chosen, t)) = node.index_templates.find(index, false) else {
         return Ok(Response::ok(&json!({})));
     };
-    let resolved = node.index_templates.compose(&t);
-    let mut template = Map::new();
-    template.insert("settings".into(), render_map(&resolved.settings, false));
-    if let Some(m) = composed_mapping(&resolved, None) {
-        template.insert("mappings".into(), m);
-    }
-    template.insert("aliases".into(), Value::Object(resolved.aliases.clone()));
-    let overlapping: Vec<Value> = node
-        .index_templates
-        .overlapping(index, &chosen)
-        .into_iter()
-        .map(|(n, patterns)| json!({"name": n, "index_patterns": patterns}))
-        .collect();
-    Ok(Response::ok(
-        &json!({"template": template, "overlapping": overlapping}),
-    ))
+    let overlapping = node.index_templates.overlapping(index, &chosen);
+    Ok(simulated(&node.index_templates.compose(&t), overlapping))
 }

@@ -104,6 +104,9 @@ pub fn execute(
         "indices:admin/index_template/simulate_index" => {
             index_templates::simulate_index(node, params)
         }
+        "indices:admin/index_template/simulate" => {
+            index_templates::simulate_template(node, params, body)
+        }
         "indices:admin/template/put" => legacy_templates::put(node, params, body),
         "indices:admin/template/get" => legacy_templates::get(node, params),
         "indices:admin/template/exists" => legacy_templates::exists(node, params),

@@ -226,49 +226,34 @@ impl IndexTemplates {
                     "index template [{name}] already exists"
                 )));
             }
-            let missing: Vec<&str> = t
-                .composed_of
-                .iter()
-                .filter(|c| !s.component_templates.contains_key(*c))
-                .map(String::as_str)
-                .collect();
-            if !missing.is_empty() {
-                return Err(invalid(
-                    name,
-                    &format!(
-                        "index template [{name}] specifies component templates [{}] that do not exist",
-                        missing.join(", ")
-                    ),
-                ));
-            }
-            let priority = t.priority.unwrap_or(0);
-            let clashes: Vec<(&String, &IndexTemplate)> = s
-                .index_templates
-                .iter()
-                .filter(|(other, o)| {
-                    other.as_str() != name
-                        && o.priority.unwrap_or(0) == priority
-                        && o.index_patterns.iter().any(|p| {
-                            t.index_patterns.iter().any(|q| patterns_overlap(p, q))
-                        })
-                })
-                .collect();
-            if !clashes.is_empty() {
-                let names: Vec<&str> = clashes.iter().map(|(n, _)| n.as_str()).collect();
-                let with: Vec<String> = clashes
-                    .iter()
-                    .map(|(n, o)| format!("{n} => [{}]", o.index_patterns.join(", ")))
-                    .collect();
-                return Err(Error::illegal_argument(format!(
-                    "index template [{name}] has index patterns [{}] matching patterns from existing templates [{}] with patterns ({}) that have the same priority [{priority}], multiple index templates may not match during index creation, please use a different priority",
-                    t.index_patterns.join(", "),
-                    names.join(","),
-                    with.join(",")
-                )));
-            }
+            check(s, name, &t)?;
             s.index_templates.insert(name.to_string(), t);
             Ok(())
         })
+    }
+
+    /// The checks a put of `t` as `name` makes, without storing it (`_simulate/<name>`).
+    pub fn check_index_template(&self, name: &str, t: &IndexTemplate) -> Result<()> {
+        check(&self.stored.read(), name, t)
+    }
+
+    /// The other templates whose patterns some index name matches together with `patterns`'.
+    pub fn overlapping_patterns(
+        &self,
+        patterns: &[String],
+        skip: Option<&str>,
+    ) -> Vec<(String, Vec<String>)> {
+        let s = self.stored.read();
+        s.index_templates
+            .iter()
+            .filter(|(n, t)| {
+                Some(n.as_str()) != skip
+                    && t.index_patterns
+                        .iter()
+                        .any(|p| patterns.iter().any(|q| patterns_overlap(p, q)))
+            })
+            .map(|(n, t)| (n.clone(), t.index_patterns.clone()))
+            .collect()
     }
 
     pub fn put_component_template(
@@ -369,6 +354,52 @@ impl IndexTemplates {
         }
         out
     }
+}
+
+/// Components must exist, and no other template of the same priority may match an index `t`
+/// matches.
+fn check(s: &Stored, name: &str, t: &IndexTemplate) -> Result<()> {
+    let missing: Vec<&str> = t
+        .composed_of
+        .iter()
+        .filter(|c| !s.component_templates.contains_key(*c))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(invalid(
+            name,
+            &format!(
+                "index template [{name}] specifies component templates [{}] that do not exist",
+                missing.join(", ")
+            ),
+        ));
+    }
+    let priority = t.priority.unwrap_or(0);
+    let clashes: Vec<(&String, &IndexTemplate)> = s
+        .index_templates
+        .iter()
+        .filter(|(other, o)| {
+            other.as_str() != name
+                && o.priority.unwrap_or(0) == priority
+                && o.index_patterns
+                    .iter()
+                    .any(|p| t.index_patterns.iter().any(|q| patterns_overlap(p, q)))
+        })
+        .collect();
+    if !clashes.is_empty() {
+        let names: Vec<&str> = clashes.iter().map(|(n, _)| n.as_str()).collect();
+        let with: Vec<String> = clashes
+            .iter()
+            .map(|(n, o)| format!("{n} => [{}]", o.index_patterns.join(", ")))
+            .collect();
+        return Err(Error::illegal_argument(format!(
+            "index template [{name}] has index patterns [{}] matching patterns from existing templates [{}] with patterns ({}) that have the same priority [{priority}], multiple index templates may not match during index creation, please use a different priority",
+            t.index_patterns.join(", "),
+            names.join(","),
+            with.join(",")
+        )));
+    }
+    Ok(())
 }
 
 fn matching<'a>(names: impl Iterator<Item = &'a String>, pattern: &str) -> Vec<String> {
