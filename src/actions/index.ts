@@ -47,6 +47,7 @@ import { indicesExistsAlias } from './indices/exists-alias';
 import { catIndices } from './cat/indices';
 import { catAliases } from './cat/aliases';
 import { catCount } from './cat/count';
+import { catHealth } from './cat/health';
 import { catTemplates } from './cat/templates';
 import { catSegments } from './cat/segments';
 import { documentIndex } from './document/index';
@@ -146,6 +147,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   catIndices,
   catAliases,
   catCount,
+  catHealth,
   catTemplates,
   catSegments,
   documentIndex,

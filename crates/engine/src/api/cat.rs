@@ -172,11 +172,12 @@ fn render(p: &Params, columns: &[Column], rows: Vec<Vec<Cell>>) -> Result<Respon
                 }
                 out.push('\n');
             };
+            // A header is aligned as its column's cells are.
             if verbose {
                 line(
                     selected
                         .iter()
-                        .map(|(_, name)| (name.clone(), false))
+                        .map(|(i, name)| (name.clone(), right(*i)))
                         .collect(),
                 );
             }
@@ -535,6 +536,99 @@ pub fn count(node: &Node, p: &Params) -> Result<Response> {
         count.to_string(),
     ]];
     render(p, &columns, full(rows))
+}
+
+/// `GET /_cat/health`: the cluster health (as `_cluster/health` answers it now) as one row;
+/// `ts=false` leaves out the time columns.
+pub fn health(node: &Node, p: &Params) -> Result<Response> {
+    let with_time = p.bool("ts", true)?;
+    let mut columns = Vec::new();
+    if with_time {
+        columns.push(column("epoch", &["t", "time"], false));
+        columns.push(column("timestamp", &["ts", "hms", "hhmmss"], false));
+    }
+    columns.extend([
+        column("cluster", &["cl"], false),
+        column("status", &["st"], false),
+        column("node.total", &["nt", "nodeTotal"], true),
+        column("node.data", &["nd", "nodeData"], true),
+        Column {
+            default: false,
+            ..column("discovered_master", &["dm"], true)
+        },
+        column("discovered_cluster_manager", &["dcm"], true),
+        column("shards", &["t", "sh", "shards.total", "shardsTotal"], true),
+        column("pri", &["p", "shards.primary", "shardsPrimary"], true),
+        column(
+            "relo",
+            &["r", "shards.relocating", "shardsRelocating"],
+            true,
+        ),
+        column(
+            "init",
+            &["i", "shards.initializing", "shardsInitializing"],
+            true,
+        ),
+        column(
+            "unassign",
+            &["u", "shards.unassigned", "shardsUnassigned"],
+            true,
+        ),
+        column("pending_tasks", &["pt", "pendingTasks"], true),
+        column("max_task_wait_time", &["mtwt", "maxTaskWaitTime"], true),
+        column(
+            "active_shards_percent",
+            &["asp", "activeShardsPercent"],
+            true,
+        ),
+    ]);
+    // Without the time columns, asking for one of them shows nothing (not an empty column).
+    let time_names = ["epoch", "t", "time", "timestamp", "ts", "hms", "hhmmss"];
+    let mut shown = p.clone();
+    if let (false, Some(h)) = (with_time, p.list("h")) {
+        let kept: Vec<String> = h
+            .into_iter()
+            .filter(|c| !time_names.contains(&c.as_str()))
+            .collect();
+        shown.0.insert("h".into(), Value::String(kept.join(",")));
+    }
+    let p = &shown;
+    let mut now = Map::new();
+    now.insert("timeout".into(), Value::String("0s".into()));
+    let answer = super::cluster::health(node, &Params(now))?;
+    let h: Value =
+        serde_json::from_slice(&answer.body).map_err(|e| Error::internal(e.to_string()))?;
+    let text = |k: &str| match &h[k] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let now = chrono::Utc::now();
+    let mut row = Vec::new();
+    if with_time {
+        row.push(now.timestamp().to_string());
+        row.push(now.format("%H:%M:%S").to_string());
+    }
+    let active = h["active_shards"].as_u64().unwrap_or(0);
+    row.extend([
+        text("cluster_name"),
+        text("status"),
+        text("number_of_nodes"),
+        text("number_of_data_nodes"),
+        text("discovered_master"),
+        text("discovered_cluster_manager"),
+        active.to_string(),
+        text("active_primary_shards"),
+        text("relocating_shards"),
+        text("initializing_shards"),
+        text("unassigned_shards"),
+        text("number_of_pending_tasks"),
+        "-".to_string(),
+        format!(
+            "{:.1}%",
+            h["active_shards_percent_as_number"].as_f64().unwrap_or(0.0)
+        ),
+    ]);
+    render(p, &columns, full(vec![row]))
 }
 
 #[cfg(test)]

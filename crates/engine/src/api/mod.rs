@@ -165,6 +165,7 @@ pub fn execute(
         "cat:aliases" => cat::aliases(node, params),
         "cat:templates" => cat::templates(node, params),
         "cat:count" => cat::count(node, params),
+        "cat:health" => cat::health(node, params),
         "cat:segments" => cat::segments(node, params),
         "indices:data/write/index" => document::index(node, params, body),
         "indices:data/write/delete" => document::delete(node, params),
