@@ -199,47 +199,61 @@ impl CommittedVersions {
     }
 
     fn find(&mut self, id: &str) -> Result<Columns> {
-        let term = Term::from_field_text(self.id_field, id);
-        for (ord, seg) in self.searcher.segment_readers().iter().enumerate() {
-            let inverted = seg.inverted_index(self.id_field)?;
-            let Some(mut postings) =
-                inverted.read_postings(&term, tantivy::schema::IndexRecordOption::Basic)?
-            else {
-                continue;
-            };
-            use tantivy::DocSet;
-            let mut doc = postings.doc();
-            while doc != tantivy::TERMINATED {
-                if !seg.is_deleted(doc) {
-                    let opened = self.columns[ord].get_or_insert_with(|| {
-                        let ff = seg.fast_fields();
-                        let open = |name: &str| ff.i64(name).ok();
-                        Some([
-                            open(schema::SEQ_NO)?,
-                            open(schema::PRIMARY_TERM)?,
-                            open(schema::VERSION)?,
-                        ])
-                    });
-                    let Some([seq_no, term, version]) = opened else {
-                        return Ok(Columns::Unreadable);
-                    };
-                    let numbers = (seq_no.first(doc), term.first(doc), version.first(doc));
-                    let (Some(seq_no), Some(primary_term), Some(version)) = numbers else {
-                        return Ok(Columns::Unreadable);
-                    };
-                    return Ok(Columns::Found(DocVersion {
-                        seq_no,
-                        primary_term,
-                        version,
-                        source: Some(Arc::default()),
-                        routing: None,
-                    }));
-                }
-                doc = postings.advance();
-            }
-        }
-        Ok(Columns::Absent)
+        let Some((ord, doc)) = live_doc(&self.searcher, self.id_field, id)? else {
+            return Ok(Columns::Absent);
+        };
+        let seg = self.searcher.segment_reader(ord as u32);
+        let opened = self.columns[ord].get_or_insert_with(|| {
+            let ff = seg.fast_fields();
+            let open = |name: &str| ff.i64(name).ok();
+            Some([
+                open(schema::SEQ_NO)?,
+                open(schema::PRIMARY_TERM)?,
+                open(schema::VERSION)?,
+            ])
+        });
+        let Some([seq_no, term, version]) = opened else {
+            return Ok(Columns::Unreadable);
+        };
+        let numbers = (seq_no.first(doc), term.first(doc), version.first(doc));
+        let (Some(seq_no), Some(primary_term), Some(version)) = numbers else {
+            return Ok(Columns::Unreadable);
+        };
+        Ok(Columns::Found(DocVersion {
+            seq_no,
+            primary_term,
+            version,
+            source: Some(Arc::default()),
+            routing: None,
+        }))
     }
+}
+
+/// The live document indexed under `id`, as (segment ordinal, doc): the one an `_id` lookup
+/// finds (a shard holds at most one live document per id).
+fn live_doc(
+    searcher: &tantivy::Searcher,
+    id_field: tantivy::schema::Field,
+    id: &str,
+) -> Result<Option<(usize, tantivy::DocId)>> {
+    use tantivy::DocSet;
+    let term = Term::from_field_text(id_field, id);
+    for (ord, seg) in searcher.segment_readers().iter().enumerate() {
+        let inverted = seg.inverted_index(id_field)?;
+        let Some(mut postings) =
+            inverted.read_postings(&term, tantivy::schema::IndexRecordOption::Basic)?
+        else {
+            continue;
+        };
+        let mut doc = postings.doc();
+        while doc != tantivy::TERMINATED {
+            if !seg.is_deleted(doc) {
+                return Ok(Some((ord, doc)));
+            }
+            doc = postings.advance();
+        }
+    }
+    Ok(None)
 }
 
 pub struct Shard {
@@ -500,39 +514,23 @@ impl Shard {
         let (reader, builder) = &*guard;
         let fields = &*builder.fields;
         let searcher = reader.searcher();
-        let term = Term::from_field_text(fields.id, id);
-        for (ord, seg) in searcher.segment_readers().iter().enumerate() {
-            let inverted = seg.inverted_index(fields.id)?;
-            let Some(mut postings) =
-                inverted.read_postings(&term, tantivy::schema::IndexRecordOption::Basic)?
-            else {
-                continue;
-            };
-            use tantivy::DocSet;
-            let mut doc = postings.doc();
-            while doc != tantivy::TERMINATED {
-                if !seg.is_deleted(doc) {
-                    let stored: TantivyDocument =
-                        searcher.doc(tantivy::DocAddress::new(ord as u32, doc))?;
-                    let i64_of = |f| stored.get_first(f).and_then(|v| v.as_i64()).unwrap_or(0);
-                    let source =
-                        schema::stored_source(&stored, fields.source).map(|b| Arc::new(b.to_vec()));
-                    let routing = stored
-                        .get_first(fields.routing)
-                        .and_then(|v| v.as_str())
-                        .map(String::from);
-                    return Ok(Some(DocVersion {
-                        seq_no: i64_of(fields.seq_no),
-                        primary_term: i64_of(fields.primary_term),
-                        version: i64_of(fields.version),
-                        source,
-                        routing,
-                    }));
-                }
-                doc = postings.advance();
-            }
-        }
-        Ok(None)
+        let Some((ord, doc)) = live_doc(&searcher, fields.id, id)? else {
+            return Ok(None);
+        };
+        let stored: TantivyDocument = searcher.doc(tantivy::DocAddress::new(ord as u32, doc))?;
+        let i64_of = |f| stored.get_first(f).and_then(|v| v.as_i64()).unwrap_or(0);
+        let source = schema::stored_source(&stored, fields.source).map(|b| Arc::new(b.to_vec()));
+        let routing = stored
+            .get_first(fields.routing)
+            .and_then(|v| v.as_str())
+            .map(String::from);
+        Ok(Some(DocVersion {
+            seq_no: i64_of(fields.seq_no),
+            primary_term: i64_of(fields.primary_term),
+            version: i64_of(fields.version),
+            source,
+            routing,
+        }))
     }
 
     /// Applies writes in order; each gets its own result. Durable only after [`Shard::sync`].
