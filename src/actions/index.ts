@@ -50,6 +50,11 @@ import { catCount } from './cat/count';
 import { catHealth } from './cat/health';
 import { catTemplates } from './cat/templates';
 import { catSegments } from './cat/segments';
+import { catShards } from './cat/shards';
+import { catAllocation, catClusterManager, catNodeattrs, catNodes, catPlugins, catThreadPool } from './cat/node-tables';
+import { catFielddata, catPendingTasks, catRepositories } from './cat/empty-tables';
+import { catTasks } from './cat/tasks';
+import { catIndex } from './cat/cat-index';
 import { documentIndex } from './document/index';
 import { documentCreate } from './document/create';
 import { documentGet } from './document/get';
@@ -150,6 +155,18 @@ export const ACTIONS: readonly ActionSpec[] = [
   catHealth,
   catTemplates,
   catSegments,
+  catShards,
+  catNodes,
+  catAllocation,
+  catClusterManager,
+  catNodeattrs,
+  catPlugins,
+  catThreadPool,
+  catTasks,
+  catPendingTasks,
+  catFielddata,
+  catRepositories,
+  catIndex,
   documentIndex,
   documentCreate,
   documentGet,

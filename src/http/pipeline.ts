@@ -246,7 +246,8 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       reply.send();
       return;
     }
-    const isText = spec.output === 'text' && params.format !== 'json';
+    // `help` lists a table's columns as text whatever the format.
+    const isText = spec.output === 'text' && (params.format !== 'json' || (params.help !== undefined && params.help !== 'false'));
     reply.header('content-type', isText ? TEXT_TYPE : JSON_TYPE);
     const filterPath = query.filter_path;
     const preShaped = spec.prettyByDefault === true && filterPath === undefined;

@@ -471,7 +471,7 @@ pub fn flush(node: &Node, p: &Params) -> Result<Response> {
 /// One shard's `_stats` sections, in OpenSearch's order. Sections for caches Quarry does not
 /// have (query, request, fielddata, completion), warmers and recoveries are zeros: that is
 /// what they hold here.
-fn shard_stats(shard: &crate::index::shard::Shard) -> Value {
+pub(crate) fn shard_stats(shard: &crate::index::shard::Shard) -> Value {
     let st = &shard.stats;
     let snap = shard.stats_snapshot();
     json!({
@@ -501,7 +501,7 @@ fn shard_stats(shard: &crate::index::shard::Shard) -> Value {
     })
 }
 
-fn index_stats(svc: &IndexService) -> Value {
+pub(crate) fn index_stats(svc: &IndexService) -> Value {
     let mut total = json!({});
     for shard in svc.shards() {
         add_stats(&mut total, &shard_stats(shard));
@@ -509,7 +509,7 @@ fn index_stats(svc: &IndexService) -> Value {
     total
 }
 
-fn add_stats(total: &mut Value, part: &Value) {
+pub(crate) fn add_stats(total: &mut Value, part: &Value) {
     match (total, part) {
         (Value::Object(t), Value::Object(p)) => {
             for (k, v) in p {

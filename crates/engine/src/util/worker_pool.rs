@@ -37,7 +37,18 @@ struct Shared {
     wake: Vec<Condvar>,
     /// Jobs queued: what the spinning worker polls without taking the lock.
     queued: AtomicUsize,
+    /// Jobs run to the end, for `_cat/thread_pool`.
+    completed: AtomicUsize,
     spin: Duration,
+}
+
+/// A pool's threads and jobs at one moment.
+pub struct PoolStatus {
+    pub size: usize,
+    /// Threads running a job (or woken for one).
+    pub active: usize,
+    pub queued: usize,
+    pub completed: usize,
 }
 
 pub struct WorkerPool {
@@ -63,6 +74,7 @@ impl WorkerPool {
             }),
             wake: (0..n).map(|_| Condvar::new()).collect(),
             queued: AtomicUsize::new(0),
+            completed: AtomicUsize::new(0),
             spin,
         });
         let on_start = Arc::new(on_start);
@@ -78,6 +90,18 @@ impl WorkerPool {
                 })?;
         }
         Ok(WorkerPool { shared })
+    }
+
+    /// What `_cat/thread_pool` shows of the pool now.
+    pub fn status(&self) -> PoolStatus {
+        let q = self.shared.queue.lock();
+        let size = self.shared.wake.len();
+        PoolStatus {
+            size,
+            active: size - q.parked.len() - usize::from(q.spinning),
+            queued: q.jobs.len(),
+            completed: self.shared.completed.load(Ordering::Relaxed),
+        }
     }
 
     /// Whether an idle worker polls for the next job before it parks.
@@ -112,6 +136,7 @@ fn work(shared: &Shared, me: usize) {
             shared.queued.fetch_sub(1, Ordering::Relaxed);
             drop(q);
             job();
+            shared.completed.fetch_add(1, Ordering::Relaxed);
             may_spin = !shared.spin.is_zero();
             q = shared.queue.lock();
         } else if q.stopping {
