@@ -84,6 +84,9 @@ pub fn execute(
     body: Option<&[u8]>,
 ) -> Result<Response> {
     param_check::check(params, action)?;
+    if let Some(help) = cat::help(action, params) {
+        return help;
+    }
     match action {
         "cluster:monitor/health" => cluster::health(node, params),
         "cluster:monitor/state/metadata" => cluster::node_info(node),
@@ -175,9 +178,9 @@ pub fn execute(
         "cat:plugins" => cat::plugins(node, params, body),
         "cat:tasks" => cat::tasks(node, params, body),
         "cat:thread_pool" => cat::thread_pool(node, params, body),
-        "cat:pending_tasks" => cat::empty(params, "pending_tasks"),
-        "cat:fielddata" => cat::empty(params, "fielddata"),
-        "cat:repositories" => cat::empty(params, "repositories"),
+        "cat:pending_tasks" => cat::empty(params, cat::PENDING_TASKS),
+        "cat:fielddata" => cat::empty(params, cat::FIELDDATA),
+        "cat:repositories" => cat::empty(params, cat::REPOSITORIES),
         "indices:data/write/index" => document::index(node, params, body),
         "indices:data/write/delete" => document::delete(node, params),
         "indices:data/write/update" => document::update(node, params, body),

@@ -3,6 +3,8 @@
 //! templates, its pools); facts only the process knows (heap, load, tasks) come from the TS
 //! layer in the request body.
 
+// One column per line reads as the table it is.
+#[rustfmt::skip]
 mod columns;
 mod node_facts;
 mod stat_cells;
@@ -18,6 +20,36 @@ use crate::node::Node;
 use serde_json::{Map, Value};
 use stat_cells::stat_cell;
 use table::{render, row, Cell, Units};
+
+/// `help` on a `cat:*` action: its table's columns, before anything the table would read (so
+/// it answers even where the table itself would fail, as OpenSearch's does).
+pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
+    let columns = match action.strip_prefix("cat:")? {
+        "indices" => columns::INDICES,
+        "shards" => columns::SHARDS,
+        "nodes" => columns::NODES,
+        "allocation" => columns::ALLOCATION,
+        "cluster_manager" => columns::CLUSTER_MANAGER,
+        "plugins" => columns::PLUGINS,
+        "nodeattrs" => columns::NODEATTRS,
+        "pending_tasks" => columns::PENDING_TASKS,
+        "thread_pool" => columns::THREAD_POOL,
+        "tasks" => columns::TASKS,
+        "fielddata" => columns::FIELDDATA,
+        "repositories" => columns::REPOSITORIES,
+        "segments" => columns::SEGMENTS,
+        "aliases" => columns::ALIASES,
+        "templates" => columns::TEMPLATES,
+        "count" => columns::COUNT,
+        "health" => columns::HEALTH,
+        _ => return None,
+    };
+    match p.bool("help", false) {
+        Ok(true) => Some(Ok(table::help(columns))),
+        Ok(false) => None,
+        Err(e) => Some(Err(e)),
+    }
+}
 
 /// `GET /_cat/indices[/<target>]`: one row per index, its statistics summed over its shards
 /// (all primaries: Quarry keeps no replicas, so `pri.*` equals the total).
@@ -318,12 +350,8 @@ pub fn health(node: &Node, p: &Params) -> Result<Response> {
 
 /// Tables of things Quarry never has: cluster tasks waiting on a cluster manager, fielddata
 /// (text fields are not aggregated on), snapshot repositories. Their columns, no rows.
-pub fn empty(p: &Params, table: &str) -> Result<Response> {
-    let columns = match table {
-        "pending_tasks" => columns::PENDING_TASKS,
-        "fielddata" => columns::FIELDDATA,
-        "repositories" => columns::REPOSITORIES,
-        other => return Err(Error::internal(format!("no _cat table [{other}]"))),
-    };
-    render(p, columns, Vec::new())
+pub fn empty(p: &Params, table: &'static [table::Column]) -> Result<Response> {
+    render(p, table, Vec::new())
 }
+
+pub use columns::{FIELDDATA, PENDING_TASKS, REPOSITORIES};

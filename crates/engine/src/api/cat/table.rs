@@ -149,7 +149,7 @@ impl Units {
 }
 
 /// `help`: every column with its aliases and description, each padded to its widest.
-fn help(columns: &[Column]) -> Response {
+pub fn help(columns: &[Column]) -> Response {
     let width = |f: fn(&Column) -> usize| columns.iter().map(f).max().unwrap_or(0);
     let (wn, wa, wd) = (
         width(|c| c.name.chars().count()),
@@ -167,9 +167,6 @@ fn help(columns: &[Column]) -> Response {
 }
 
 pub fn render(p: &Params, columns: &[Column], rows: Vec<Vec<Cell>>) -> Result<Response> {
-    if p.bool("help", false)? {
-        return Ok(help(columns));
-    }
     // Selected columns by index; an unknown header selects nothing and prints empty cells, as
     // OpenSearch's tables do.
     let selected: Vec<(Option<usize>, String)> = match p.list("h") {
@@ -359,7 +356,7 @@ mod tests {
 
     #[test]
     fn help_pads_every_cell_to_its_widest() {
-        let out = body(render(&params(&[("help", "")]), COLUMNS, rows()).unwrap());
+        let out = body(help(COLUMNS));
         assert_eq!(
             out,
             "name   | n    | the name              \n\
