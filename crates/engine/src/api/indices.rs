@@ -119,6 +119,7 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
             "index / indices is missing".into()
         ]));
     };
+    node.cluster_settings.check_destructive(expr)?;
     // Wildcards reach closed indices too (`DeleteIndexRequest`'s defaults).
     let opts = p.indices_options(
         IndicesOptions::lenient_expand_open()
@@ -138,9 +139,6 @@ pub fn delete(node: &Node, p: &Params) -> Result<Response> {
                 "The provided expression [{part}] matches an alias, specify the corresponding concrete indices instead."
             )));
         }
-    }
-    if expr == "_all" || expr == "*" {
-        // action.destructive_requires_name defaults to false in OpenSearch 2.x.
     }
     let targets = node.resolve(expr, opts)?;
     let metas: Vec<_> = targets.iter().map(|s| s.meta()).collect();
@@ -394,6 +392,8 @@ pub fn put_settings(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Resp
 /// Quarry in the `HashMap` order of their names).
 pub fn add_block(node: &Node, p: &Params) -> Result<Response> {
     let block = blocks::Block::from_api_name(p.required("block")?)?;
+    node.cluster_settings
+        .check_destructive(p.str("index").unwrap_or("_all"))?;
     // A pattern matching nothing blocks nothing (`IndicesOptions.strictExpandOpen`).
     let svcs = targets(
         node,

@@ -19,6 +19,8 @@ fn target(p: &Params) -> Result<&str> {
 /// `shards_acknowledged` is false, as OpenSearch answers.
 pub fn close(node: &Node, p: &Params) -> Result<Response> {
     let expr = target(p)?;
+    node.cluster_settings.check_destructive(expr)?;
+    node.cluster_settings.check_close_enabled()?;
     let opts = p.indices_options(IndicesOptions::lenient_expand_open().allowing_closed())?;
     let svcs = node.resolve(expr, opts)?;
     super::indices::check_blocks(&svcs, Level::MetadataWrite)?;
@@ -46,6 +48,7 @@ pub fn close(node: &Node, p: &Params) -> Result<Response> {
 /// defaults); opening an open index is a no-op.
 pub fn open(node: &Node, p: &Params) -> Result<Response> {
     let expr = target(p)?;
+    node.cluster_settings.check_destructive(expr)?;
     let defaults = IndicesOptions {
         expand_open: false,
         ..IndicesOptions::lenient_expand_open()

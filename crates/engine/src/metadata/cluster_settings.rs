@@ -15,6 +15,8 @@ use std::time::Duration;
 
 pub const DEFAULT_ALLOW_PARTIAL_RESULTS: &str = "search.default_allow_partial_results";
 pub const DEFAULT_SEARCH_TIMEOUT: &str = "search.default_search_timeout";
+pub const DESTRUCTIVE_REQUIRES_NAME: &str = "action.destructive_requires_name";
+pub const CLOSE_ENABLE: &str = "cluster.indices.close.enable";
 
 #[derive(Clone, Copy)]
 enum Kind {
@@ -26,6 +28,8 @@ enum Kind {
 const KNOWN: &[(&str, Kind, &str)] = &[
     (DEFAULT_ALLOW_PARTIAL_RESULTS, Kind::Boolean, "true"),
     (DEFAULT_SEARCH_TIMEOUT, Kind::Time, "-1"),
+    (DESTRUCTIVE_REQUIRES_NAME, Kind::Boolean, "false"),
+    (CLOSE_ENABLE, Kind::Boolean, "true"),
 ];
 
 #[derive(Default, Clone, Serialize, Deserialize)]
@@ -77,6 +81,39 @@ impl ClusterSettings {
             .ok()
             .flatten(),
         }
+    }
+
+    /// `action.destructive_requires_name`: deleting, closing, opening or blocking indices by a
+    /// wildcard or `_all` is refused (OpenSearch's `DestructiveOperations`), before anything
+    /// is resolved.
+    pub fn check_destructive(&self, expr: &str) -> Result<()> {
+        if self.effective(DESTRUCTIVE_REQUIRES_NAME) != "true" {
+            return Ok(());
+        }
+        let wildcard = expr.is_empty()
+            || expr
+                .split(',')
+                .any(|part| part == "_all" || part.contains('*'));
+        if wildcard {
+            return Err(Error::illegal_argument(
+                "Wildcard expressions or all indices are not allowed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `cluster.indices.close.enable: false` refuses every close.
+    pub fn check_close_enabled(&self) -> Result<()> {
+        if self.effective(CLOSE_ENABLE) == "true" {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::IllegalState,
+            format!(
+                "closing indices is disabled - set [{CLOSE_ENABLE}: true] to enable it. NOTE: \
+                 closed indices still consume a significant amount of diskspace"
+            ),
+        ))
     }
 
     /// `GET /_cluster/settings`.
@@ -260,6 +297,32 @@ fn render(values: &BTreeMap<String, String>, flat: bool) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn destructive_names_and_closing_follow_the_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = ClusterSettings::open(dir.path()).unwrap();
+        assert!(s.check_destructive("_all").is_ok());
+        assert!(s.check_close_enabled().is_ok());
+        s.update(
+            &json!({"persistent": {"action.destructive_requires_name": true,
+                                   "cluster.indices.close.enable": false}}),
+            false,
+        )
+        .unwrap();
+        for expr in ["_all", "a*", "a,b*", "*,-a", ""] {
+            let e = s.check_destructive(expr).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::IllegalArgument, "{expr}");
+        }
+        assert!(s.check_destructive("a,b").is_ok());
+        assert_eq!(
+            s.check_close_enabled().unwrap_err().kind,
+            ErrorKind::IllegalState
+        );
+        // Persistent: a restarted node keeps refusing.
+        let reopened = ClusterSettings::open(dir.path()).unwrap();
+        assert!(reopened.check_destructive("_all").is_err());
+    }
 
     #[test]
     fn transient_wins_persistent_survives() {
