@@ -103,27 +103,52 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
     render(p, columns::INDICES, rows)
 }
 
-/// `GET /_cat/shards[/<target>]`: one row per shard (all primaries, all on this node).
+/// `GET /_cat/shards[/<target>]`: one row per shard (all primaries, all on this node). With no
+/// target, every index is listed, hidden and closed ones too (OpenSearch reads its routing
+/// table): a closed index's shards are started but have no statistics. A target expands to
+/// open indices, and naming a closed one is refused, as its statistics request refuses it.
 pub fn shards(node: &Node, p: &Params) -> Result<Response> {
-    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
-    let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    let svcs = match p.str("index") {
+        Some(expr) => node.resolve(
+            expr,
+            p.indices_options(IndicesOptions::lenient_expand_open())?,
+        )?,
+        None => node.resolve(
+            "_all",
+            IndicesOptions {
+                expand_hidden: true,
+                ..IndicesOptions::lenient_expand_open()
+                    .allowing_closed()
+                    .expanding_closed()
+            },
+        )?,
+    };
     super::indices::check_blocks(&svcs, Level::MetadataRead)?;
     let units = Units::of(p);
     let data_path = node.config.data_path.display().to_string();
     let mut rows = Vec::new();
     for svc in &svcs {
         let m = svc.meta();
+        let shard_cell = |name: &str, number: u32| match name {
+            "index" => Some(m.name.clone()),
+            "shard" => Some(number.to_string()),
+            "prirep" => Some("p".to_string()),
+            "state" => Some("STARTED".to_string()),
+            "ip" => Some("127.0.0.1".to_string()),
+            "id" => Some(node.node_id.to_string()),
+            "node" => Some(node.config.node_name.clone()),
+            _ => None,
+        };
+        if m.is_closed() {
+            for number in 0..m.settings.number_of_shards {
+                rows.push(row(columns::SHARDS, |name| shard_cell(name, number)));
+            }
+            continue;
+        }
         for shard in svc.shards() {
             let stats = super::indices::shard_stats(shard);
             let seq_no = shard.max_seq_no().to_string();
             rows.push(row(columns::SHARDS, |name| match name {
-                "index" => Some(m.name.clone()),
-                "shard" => Some(shard.number.to_string()),
-                "prirep" => Some("p".to_string()),
-                "state" => Some("STARTED".to_string()),
-                "ip" => Some("127.0.0.1".to_string()),
-                "id" => Some(node.node_id.to_string()),
-                "node" => Some(node.config.node_name.clone()),
                 // Every shard is on this node, started, recovered from its own store.
                 "sync_id"
                 | "unassigned.reason"
@@ -135,7 +160,8 @@ pub fn shards(node: &Node, p: &Params) -> Result<Response> {
                     Some(seq_no.clone())
                 }
                 "path.data" | "path.state" => Some(data_path.clone()),
-                _ => stat_cell(&stats, name, &units).flatten(),
+                _ => shard_cell(name, shard.number)
+                    .or_else(|| stat_cell(&stats, name, &units).flatten()),
             }));
         }
     }
