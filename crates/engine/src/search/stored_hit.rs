@@ -3,8 +3,34 @@
 //! a hit reads a few internal fields once, and its `_source` then moves into the response
 //! without another copy.
 
+use crate::index::schema;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
-use tantivy::schema::{Field, OwnedValue};
+use tantivy::schema::{Field, OwnedValue, Schema};
+
+/// The internal stored fields a hit reads, looked up in the schema once per shard rather than
+/// by name for every hit.
+pub struct InternalFields {
+    pub id: Field,
+    pub source: Field,
+    pub seq_no: Field,
+    pub version: Field,
+    pub primary_term: Field,
+    pub routing: Field,
+}
+
+impl InternalFields {
+    pub fn of(schema: &Schema) -> InternalFields {
+        let field = |name: &str| schema.get_field(name).expect("internal field");
+        InternalFields {
+            id: field(schema::ID),
+            source: field(schema::SOURCE),
+            seq_no: field(schema::SEQ_NO),
+            version: field(schema::VERSION),
+            primary_term: field(schema::PRIMARY_TERM),
+            routing: field(schema::ROUTING),
+        }
+    }
+}
 
 /// A stored document as its fields' values, in stored order.
 pub struct StoredHit(Vec<(Field, OwnedValue)>);
