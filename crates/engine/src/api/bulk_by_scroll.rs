@@ -97,7 +97,7 @@ impl Writes {
                 });
                 Item {
                     kind: self.kind,
-                    index: self.dest.clone().unwrap_or_else(|| hit.index.clone()),
+                    index: self.dest.clone().unwrap_or_else(|| hit.index.to_string()),
                     id: hit.id.clone(),
                     routing: match &self.routing {
                         Routing::Keep => hit.routing.clone(),

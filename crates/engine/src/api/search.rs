@@ -151,14 +151,14 @@ fn counted(
     targets: &[ShardTarget],
     run: impl FnOnce() -> Result<search::SearchResult>,
 ) -> Result<search::SearchResult> {
-    let names: Vec<String> = targets.iter().map(|t| t.service.name()).collect();
+    let metas: Vec<_> = targets.iter().map(|t| t.service.meta()).collect();
     let shards: Vec<_> = targets
         .iter()
-        .zip(&names)
-        .map(|(t, n)| (&t.service.shards()[t.shard], n.as_str()))
+        .zip(&metas)
+        .map(|(t, m)| (&t.service.shards()[t.shard], m.name.as_str()))
         .collect();
-    crate::index::shard_stats::record_search(&shards, run, |r| {
-        r.hits.iter().map(|h| h.index.clone()).collect()
+    crate::index::shard_stats::record_search(&shards, run, |r, index| {
+        r.hits.iter().any(|h| &*h.index == index)
     })
 }
 
@@ -392,8 +392,10 @@ fn write_hits(buf: &mut Vec<u8>, req: &SearchRequest, result: &search::SearchRes
         }
         None => {}
     }
+    // The top hit's score is usually the max_score.
+    let mut scores = search::ScoreWriter::default();
     hits.raw_with("max_score", |buf| match result.max_score {
-        Some(s) => search::write_score(buf, s),
+        Some(s) => scores.write(buf, s),
         None => buf.extend_from_slice(b"null"),
     });
     hits.raw_with("hits", |buf| {
@@ -402,7 +404,7 @@ fn write_hits(buf: &mut Vec<u8>, req: &SearchRequest, result: &search::SearchRes
             if i > 0 {
                 buf.push(b',');
             }
-            hit.write_json(buf);
+            hit.write_json(buf, &mut scores);
         }
         buf.push(b']');
     });

@@ -4,7 +4,9 @@
 //! formatting a placeholder for the source and searching the serialized page for it again) cost
 //! more than reading the hits from the store.
 
+use super::ScoreWriter;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The `_source` of a hit.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,7 +22,8 @@ pub enum HitSource {
 /// A hit of the page, its fields in the order OpenSearch prints them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
-    pub index: String,
+    /// Shared by the hits of one shard.
+    pub index: Arc<str>,
     /// `None` under `stored_fields: _none_`.
     pub id: Option<String>,
     /// `Some` when `version` is asked for: the stored version, if any.
@@ -39,7 +42,7 @@ pub struct Hit {
 impl Hit {
     /// The hit as a JSON object, appended to `out`: the same bytes as serializing the hit's
     /// `Value` map with its source spliced in.
-    pub fn write_json(&self, out: &mut Vec<u8>) {
+    pub fn write_json(&self, out: &mut Vec<u8>, scores: &mut ScoreWriter) {
         out.extend_from_slice(b"{\"_index\":");
         write_str(out, &self.index);
         if let Some(id) = &self.id {
@@ -58,7 +61,7 @@ impl Hit {
         }
         out.extend_from_slice(b",\"_score\":");
         match self.score {
-            Some(s) => super::write_score(out, s),
+            Some(s) => scores.write(out, s),
             None => out.extend_from_slice(b"null"),
         }
         if let Some(routing) = &self.routing {
@@ -124,7 +127,7 @@ mod tests {
     /// place of its placeholder.
     fn as_value_map(hit: &Hit) -> Vec<u8> {
         let mut m = Map::new();
-        m.insert("_index".into(), json!(hit.index));
+        m.insert("_index".into(), json!(&*hit.index));
         if let Some(id) = &hit.id {
             m.insert("_id".into(), json!(id));
         }
@@ -167,7 +170,7 @@ mod tests {
 
     fn written(hit: &Hit) -> String {
         let mut out = Vec::new();
-        hit.write_json(&mut out);
+        hit.write_json(&mut out, &mut ScoreWriter::default());
         String::from_utf8(out).unwrap()
     }
 

@@ -1116,13 +1116,17 @@ fn fetch_plans(
 /// What the fetch of one shard's hits reads once, not per hit.
 struct ShardFetch {
     meta: Arc<crate::index::index_service::IndexMeta>,
+    /// The index name its hits share.
+    index: Arc<str>,
     fields: stored_hit::InternalFields,
 }
 
 impl ShardFetch {
     fn of(t: &ShardTarget) -> ShardFetch {
+        let meta = t.service.meta();
         ShardFetch {
-            meta: t.service.meta(),
+            index: Arc::from(meta.name.as_str()),
+            meta,
             fields: stored_hit::InternalFields::of(t.searcher.schema()),
         }
     }
@@ -1140,7 +1144,7 @@ fn fetch(
     let meta = &shard.meta;
     let id = (!req.stored_none).then(|| doc.str(f.id).unwrap_or_default().to_string());
     let mut hit = Hit {
-        index: meta.name.clone(),
+        index: shard.index.clone(),
         version: req.version.then(|| doc.i64(f.version)),
         seq_no_primary_term: req
             .seq_no_primary_term
@@ -1268,6 +1272,33 @@ pub fn write_score(out: &mut Vec<u8>, s: f32) {
     }
 }
 
+/// Writes scores as `write_score` does, each run of equal ones formatted once: a page of
+/// equal scores (a term or filter query's, a match_all's) is common, and formatting a float is
+/// most of writing a hit that is not its source.
+#[derive(Default)]
+pub struct ScoreWriter {
+    last: Option<(u32, StackText)>,
+}
+
+impl ScoreWriter {
+    pub fn write(&mut self, out: &mut Vec<u8>, s: f32) {
+        if let Some((bits, text)) = &self.last {
+            if *bits == s.to_bits() {
+                out.extend_from_slice(text.as_str().as_bytes());
+                return;
+            }
+        }
+        let start = out.len();
+        write_score(out, s);
+        let mut text = StackText::default();
+        // A text too long to keep (none is) is written again next time.
+        self.last = std::str::from_utf8(&out[start..])
+            .ok()
+            .and_then(|t| std::fmt::Write::write_str(&mut text, t).ok())
+            .map(|()| (s.to_bits(), text));
+    }
+}
+
 /// The f64 nearest a score's printed digits, as parsing that JSON would give; `None` for NaN
 /// and the infinities, which JSON prints as null.
 fn score_f64(s: f32) -> Option<f64> {
@@ -1366,6 +1397,33 @@ mod score_text_tests {
         let mut out = Vec::new();
         write_score(&mut out, s);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_run_of_equal_scores_writes_the_same_text() {
+        let mut scores = super::ScoreWriter::default();
+        let mut out = Vec::new();
+        for s in [
+            2.639_308_7,
+            2.639_308_7,
+            1.0,
+            1.0,
+            f32::NAN,
+            f32::NAN,
+            2.639_308_7,
+        ] {
+            scores.write(&mut out, s);
+            out.push(b' ');
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "2.6393087 2.6393087 1.0 1.0 null null 2.6393087 "
+        );
+        // 0.0 and -0.0 are equal floats but print apart.
+        let mut out = Vec::new();
+        scores.write(&mut out, 0.0);
+        scores.write(&mut out, -0.0);
+        assert_eq!(out, b"0.0-0.0");
     }
 
     #[test]

@@ -20,14 +20,23 @@ pub struct InternalFields {
 
 impl InternalFields {
     pub fn of(schema: &Schema) -> InternalFields {
-        let field = |name: &str| schema.get_field(name).expect("internal field");
+        // `base_schema` adds them first, in this order: a name compared at its place is cheaper
+        // than the schema's hashed lookup, which stays for a schema laid out otherwise.
+        let field = |name: &str, at: u32| {
+            let placed = Field::from_field_id(at);
+            if (at as usize) < schema.num_fields() && schema.get_field_name(placed) == name {
+                placed
+            } else {
+                schema.get_field(name).expect("internal field")
+            }
+        };
         InternalFields {
-            id: field(schema::ID),
-            source: field(schema::SOURCE),
-            seq_no: field(schema::SEQ_NO),
-            version: field(schema::VERSION),
-            primary_term: field(schema::PRIMARY_TERM),
-            routing: field(schema::ROUTING),
+            id: field(schema::ID, 0),
+            source: field(schema::SOURCE, 1),
+            seq_no: field(schema::SEQ_NO, 2),
+            version: field(schema::VERSION, 3),
+            primary_term: field(schema::PRIMARY_TERM, 4),
+            routing: field(schema::ROUTING, 5),
         }
     }
 }
@@ -97,6 +106,25 @@ mod tests {
         d.add_i64(f.primary_term, 1);
         w.add_document(d).unwrap();
         w.commit().unwrap();
+        let internal = InternalFields::of(&index.schema());
+        assert_eq!(
+            [
+                internal.id,
+                internal.source,
+                internal.seq_no,
+                internal.version,
+                internal.primary_term,
+                internal.routing
+            ],
+            [
+                f.id,
+                f.source,
+                f.seq_no,
+                f.version,
+                f.primary_term,
+                f.routing
+            ]
+        );
         let searcher = index.reader().unwrap().searcher();
         let mut hit: StoredHit = searcher.doc(tantivy::DocAddress::new(0, 0)).unwrap();
         assert_eq!(hit.str(f.id), Some("a1"));
@@ -114,5 +142,35 @@ mod tests {
             Some(r#"{"x":"é"}"#.as_bytes().to_vec())
         );
         assert_eq!(hit.take_source(f.source), None);
+    }
+
+    #[test]
+    fn finds_the_internal_fields_wherever_a_schema_puts_them() {
+        let mut b = tantivy::schema::Schema::builder();
+        b.add_text_field("title", tantivy::schema::TEXT);
+        let names = [
+            schema::ROUTING,
+            schema::PRIMARY_TERM,
+            schema::VERSION,
+            schema::SEQ_NO,
+            schema::SOURCE,
+            schema::ID,
+        ];
+        for name in names {
+            b.add_text_field(name, tantivy::schema::STORED);
+        }
+        let s = b.build();
+        let f = InternalFields::of(&s);
+        let got = [
+            f.routing,
+            f.primary_term,
+            f.version,
+            f.seq_no,
+            f.source,
+            f.id,
+        ];
+        for (field, name) in got.into_iter().zip(names) {
+            assert_eq!(s.get_field_name(field), name);
+        }
     }
 }
