@@ -3,12 +3,15 @@
 //! after the server stopped), exactly as the server runs them minus HTTP and JS.
 //!
 //! cargo bench -p quarry-engine --bench search -- --data-dir DIR --ops ops.json \
-//!     [--warmup-ms 200] [--duration-ms 1000] [--json]
+//!     [--warmup-ms 200] [--duration-ms 1000] [--json] [--raw-dir DIR]
 //!
 //! ops.json: `[{"name", "action", "params": {"index": ...}, "body": {...}}]`, action being
 //! `indices:data/read/search` or `indices:data/read/count`. One client, closed loop: for each op
 //! a warm-up, then as many calls as fit in the duration. Prints one JSON line per op with the
-//! service-time percentiles (ms) and the first response (for the correctness gate).
+//! service-time percentiles (ms) and the first response (for the correctness gate). With
+//! `--raw-dir`, each op's first response body is also written there as it came, byte for byte
+//! (`<op name with '/' as '_'>.json`): the printed one is re-serialized, which hides a change in
+//! number text or in a stored `_source`'s spacing.
 
 use quarry_engine::{execute, Node, NodeConfig, Params};
 use serde_json::{json, Value};
@@ -26,6 +29,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn main() {
     let (mut data_dir, mut ops_file, mut warmup_ms, mut duration_ms, mut as_json) =
         (None::<PathBuf>, None::<PathBuf>, 200u64, 1000u64, false);
+    let mut raw_dir = None::<PathBuf>;
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let mut val = || it.next().unwrap_or_else(|| panic!("{k} needs a value"));
@@ -35,6 +39,7 @@ fn main() {
             "--warmup-ms" => warmup_ms = val().parse().expect("--warmup-ms"),
             "--duration-ms" => duration_ms = val().parse().expect("--duration-ms"),
             "--json" => as_json = true,
+            "--raw-dir" => raw_dir = Some(val().into()),
             _ => {}
         }
     }
@@ -58,6 +63,10 @@ fn main() {
         let params = Params(op["params"].as_object().cloned().unwrap_or_default());
         let body = serde_json::to_vec(&op["body"]).expect("body");
         let first = execute(&node, action, &params, Some(&body));
+        if let (Some(dir), Ok(r)) = (&raw_dir, &first) {
+            let file = dir.join(format!("{}.json", name.replace('/', "_")));
+            std::fs::write(file, &r.body).expect("write --raw-dir");
+        }
         let (status, response) = match &first {
             Ok(r) => (
                 r.status,

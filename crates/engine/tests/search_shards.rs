@@ -1,6 +1,7 @@
 //! Searches across shards and indices through the engine's API: dfs_query_then_fetch against a
-//! one-shard twin, shard failures and partial results, timeout. A binary of its own, since the
-//! nodes it opens run the scheduler, whose process-wide state unit tests check.
+//! one-shard twin, shard failures and partial results, timeout, and a page of hits printed byte
+//! for byte. A binary of its own, since the nodes it opens run the scheduler, whose process-wide
+//! state unit tests check.
 
 use quarry_engine::{execute, Node, NodeConfig, Params};
 use serde_json::{json, Value};
@@ -257,3 +258,93 @@ fn timeout_returns_what_was_collected() {
     );
     assert_eq!(r["failed_shards"][0]["reason"]["reason"], "Time exceeded");
 }
+
+/// The response body of a search as its bytes, `took` zeroed.
+fn search_text(node: &Node, index: &str, body: Value) -> String {
+    let Value::Object(params) = json!({"index": index}) else {
+        panic!("params")
+    };
+    let body = serde_json::to_vec(&body).unwrap();
+    let r = execute(
+        node,
+        "indices:data/read/search",
+        &Params(params),
+        Some(&body),
+    )
+    .unwrap();
+    let text = String::from_utf8(r.body).unwrap();
+    let took = text.find(",\"timed_out\"").unwrap();
+    format!("{{\"took\":0{}", &text[took..])
+}
+
+#[test]
+fn hits_print_stored_sources_as_sent_and_each_section_in_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = node(&dir);
+    create(
+        &node,
+        "r",
+        1,
+        json!({"t": {"type": "text"}, "k": {"type": "keyword"}, "n": {"type": "long"}}),
+    );
+    // Sources sent as text: their spacing, escapes and key order are what a hit prints.
+    let sources = [
+        (
+            "a\"1",
+            Some("x"),
+            r#"{ "t" : "quick \"brown\" fox \u00e9", "n" : 7, "k":"\u00e9\n" }"#,
+        ),
+        ("b", None, "{\"n\":[1, 2],\"t\":\"lazy fox\"}"),
+    ];
+    for (id, routing, source) in sources {
+        let mut params = json!({"index": "r", "id": id, "refresh": "true"});
+        if let Some(r) = routing {
+            params["routing"] = json!(r);
+        }
+        let Value::Object(params) = params else {
+            panic!("params")
+        };
+        let r = execute(
+            &node,
+            "indices:data/write/index",
+            &Params(params),
+            Some(source.as_bytes()),
+        )
+        .unwrap();
+        assert!(r.status < 300);
+    }
+    let plain = search_text(&node, "r", json!({"query": {"match": {"t": "fox"}}}));
+    assert_eq!(plain, PLAIN);
+    let sections = search_text(
+        &node,
+        "r",
+        json!({
+            "query": {"match": {"t": {"query": "fox", "_name": "q"}}},
+            "version": true,
+            "seq_no_primary_term": true,
+            "_source": ["t"],
+            "docvalue_fields": ["k", "_id", "_index"],
+            "fields": ["n"],
+            "highlight": {"fields": {"t": {}}},
+            "sort": ["_score", {"n": "asc"}],
+            "track_scores": true,
+        }),
+    );
+    assert_eq!(sections, SECTIONS);
+    let explained = search_text(
+        &node,
+        "r",
+        json!({"query": {"match": {"t": "lazy"}}, "explain": true, "stored_fields": "_none_"}),
+    );
+    let after_source = explained.find(r#""_score":"#).unwrap();
+    let order: Vec<usize> = [r#""_shard":"[r][0]""#, r#""_node":"#, r#""_explanation":{"#]
+        .iter()
+        .map(|key| after_source + explained[after_source..].find(key).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{explained}");
+    assert!(!explained.contains(r#""_id""#), "{explained}");
+}
+
+const PLAIN: &str = r#"{"took":0,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":2,"relation":"eq"},"max_score":0.21110919,"hits":[{"_index":"r","_id":"b","_score":0.21110919,"_source":{"n":[1, 2],"t":"lazy fox"}},{"_index":"r","_id":"a\"1","_score":0.160443,"_routing":"x","_source":{ "t" : "quick \"brown\" fox \u00e9", "n" : 7, "k":"\u00e9\n" }}]}}"#;
+
+const SECTIONS: &str = r#"{"took":0,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":2,"relation":"eq"},"max_score":0.21110919,"hits":[{"_index":"r","_id":"b","_version":1,"_seq_no":1,"_primary_term":1,"_score":0.21110919,"_source":{"t":"lazy fox"},"matched_queries":["q"],"fields":{"n":[1,2],"_id":["b"],"_index":["r"]},"highlight":{"t":["lazy <em>fox</em>"]},"sort":[0.21110919,1]},{"_index":"r","_id":"a\"1","_version":1,"_seq_no":0,"_primary_term":1,"_score":0.160443,"_routing":"x","_source":{"t":"quick \"brown\" fox é"},"matched_queries":["q"],"fields":{"n":[7],"k":["é\n"],"_id":["a\"1"],"_index":["r"]},"highlight":{"t":["quick \"brown\" <em>fox</em> é"]},"sort":[0.160443,7]}]}}"#;

@@ -17,7 +17,7 @@ use super::json_writer::ObjectWriter;
 use super::{Params, Response};
 use crate::error::{Error, Result};
 use crate::node::Node;
-use crate::search::{raw_source, SearchResult};
+use crate::search::{HitSource, SearchResult};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,45 +70,37 @@ impl Writes {
 
     /// The bulk items of a page's first `limit` hits.
     fn items(&self, page: &mut SearchResult, limit: usize) -> Vec<Item> {
-        let mut sources = std::mem::take(&mut page.raw_sources);
         page.hits
-            .iter()
+            .iter_mut()
             .take(limit)
             .map(|hit| {
-                let text = |k: &str| hit.get(k).and_then(Value::as_str).map(String::from);
                 let mut meta = Map::new();
                 if self.guard {
-                    if let (Some(seq_no), Some(term)) =
-                        (hit.get("_seq_no"), hit.get("_primary_term"))
-                    {
-                        if seq_no.is_i64() && term.is_i64() {
-                            meta.insert("if_seq_no".into(), seq_no.clone());
-                            meta.insert("if_primary_term".into(), term.clone());
-                        }
+                    if let Some((Some(seq_no), Some(term))) = hit.seq_no_primary_term {
+                        meta.insert("if_seq_no".into(), Value::from(seq_no));
+                        meta.insert("if_primary_term".into(), Value::from(term));
                     }
                 }
                 let source = (self.kind != Kind::Delete).then(|| {
-                    Arc::new(match hit.get("_source") {
-                        // A hit without a source is written as an empty document, as the bulk
-                        // lines were.
-                        None => b"{}".to_vec(),
-                        Some(v) => match raw_source::index_of(v) {
-                            Some(at) => std::mem::take(&mut sources[at]),
+                    Arc::new(
+                        match std::mem::replace(&mut hit.source, HitSource::Absent) {
+                            // A hit without a source is written as an empty document, as the bulk
+                            // lines were.
+                            HitSource::Absent => b"{}".to_vec(),
+                            HitSource::Stored(bytes) => bytes,
                             // A filtered source: the bytes a search answer renders it as.
-                            None => serde_json::to_vec(v).expect("a JSON value serializes"),
+                            HitSource::Filtered(v) => {
+                                serde_json::to_vec(&v).expect("a JSON value serializes")
+                            }
                         },
-                    })
+                    )
                 });
                 Item {
                     kind: self.kind,
-                    index: self
-                        .dest
-                        .clone()
-                        .or_else(|| text("_index"))
-                        .unwrap_or_default(),
-                    id: text("_id"),
+                    index: self.dest.clone().unwrap_or_else(|| hit.index.to_string()),
+                    id: hit.id.clone(),
                     routing: match &self.routing {
-                        Routing::Keep => text("_routing"),
+                        Routing::Keep => hit.routing.clone(),
                         Routing::Discard => None,
                         Routing::Set(v) => Some(v.clone()),
                     },
@@ -237,6 +229,7 @@ fn write(node: &Node, p: &Params, scroll_id: &str) -> Result<Response> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Hit;
     use serde_json::json;
 
     fn params(v: Value) -> Params {
@@ -246,13 +239,12 @@ mod tests {
         Params(m)
     }
 
-    fn page(hits: Vec<Value>, raw_sources: Vec<Vec<u8>>) -> SearchResult {
+    fn page(hits: Vec<Hit>) -> SearchResult {
         SearchResult {
             terminated_early: None,
             total: Some((hits.len() as u64, "eq")),
             max_score: None,
             hits,
-            raw_sources,
             shards: 1,
             failures: Vec::new(),
             timed_out: false,
@@ -263,14 +255,26 @@ mod tests {
     }
 
     fn hits() -> SearchResult {
-        page(
-            vec![
-                json!({"_index": "src", "_id": "1", "_seq_no": 4, "_primary_term": 1, "_routing": "r", "_source": raw_source::placeholder(0)}),
-                json!({"_index": "src", "_id": "2", "_seq_no": 5, "_primary_term": 1, "_source": {"n": 1}}),
-                json!({"_index": "src", "_id": "3", "_seq_no": 6, "_primary_term": 1}),
-            ],
-            vec![br#"{ "n" : 9007199254740993 }"#.to_vec()],
-        )
+        let hit = |id: &str, seq_no: i64, routing: Option<&str>, source: HitSource| Hit {
+            index: "src".into(),
+            id: Some(id.into()),
+            version: None,
+            seq_no_primary_term: Some((Some(seq_no), Some(1))),
+            score: None,
+            routing: routing.map(String::from),
+            source,
+            rest: Map::new(),
+        };
+        page(vec![
+            hit(
+                "1",
+                4,
+                Some("r"),
+                HitSource::Stored(br#"{ "n" : 9007199254740993 }"#.to_vec()),
+            ),
+            hit("2", 5, None, HitSource::Filtered(json!({"n": 1}))),
+            hit("3", 6, None, HitSource::Absent),
+        ])
     }
 
     fn source(item: &Item) -> &[u8] {

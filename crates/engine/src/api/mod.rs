@@ -13,7 +13,7 @@ pub(crate) mod explain;
 mod forcemerge;
 pub(crate) mod index_templates;
 pub(crate) mod indices;
-mod json_writer;
+pub(crate) mod json_writer;
 pub(crate) mod legacy_templates;
 mod msearch;
 mod open_close;

@@ -1,5 +1,6 @@
 //! `_search` and `_count`: targets → shards → the search module, rendered as OpenSearch does.
 
+use super::json_writer::ObjectWriter;
 use super::{Params, Response};
 use crate::dsl::json;
 use crate::error::{Error, ErrorKind, Result};
@@ -150,17 +151,14 @@ fn counted(
     targets: &[ShardTarget],
     run: impl FnOnce() -> Result<search::SearchResult>,
 ) -> Result<search::SearchResult> {
-    let names: Vec<String> = targets.iter().map(|t| t.service.name()).collect();
+    let metas: Vec<_> = targets.iter().map(|t| t.service.meta()).collect();
     let shards: Vec<_> = targets
         .iter()
-        .zip(&names)
-        .map(|(t, n)| (&t.service.shards()[t.shard], n.as_str()))
+        .zip(&metas)
+        .map(|(t, m)| (&t.service.shards()[t.shard], m.name.as_str()))
         .collect();
-    crate::index::shard_stats::record_search(&shards, run, |r| {
-        r.hits
-            .iter()
-            .filter_map(|h| h["_index"].as_str().map(String::from))
-            .collect()
+    crate::index::shard_stats::record_search(&shards, run, |r, index| {
+        r.hits.iter().any(|h| &*h.index == index)
     })
 }
 
@@ -232,7 +230,6 @@ pub(crate) fn query(node: &Node, p: &Params, mut req: SearchRequest) -> Result<R
             total: Some((0, "eq")),
             max_score: None,
             hits: Vec::new(),
-            raw_sources: Vec::new(),
             shards: targets.len(),
             failures: Vec::new(),
             timed_out: false,
@@ -319,7 +316,9 @@ pub(crate) fn render(
     render_with(req, result, start, scroll_id, None)
 }
 
-/// `render` with the `suggest` section after the hits.
+/// `render` with the `suggest` section after the hits. Written straight into the response
+/// buffer, field by field in OpenSearch's order: the hits with their stored sources as they
+/// are, the sections that are values (aggregations, suggest, profile) serialized in place.
 fn render_with(
     req: &SearchRequest,
     result: search::SearchResult,
@@ -327,54 +326,38 @@ fn render_with(
     scroll_id: Option<&str>,
     suggest: Option<Value>,
 ) -> Response {
-    let mut hits = Map::new();
-    match result.total {
-        Some((value, _)) if req.rest_total_hits_as_int => {
-            hits.insert("total".into(), Value::from(value));
-        }
-        Some((value, relation)) => {
-            hits.insert(
-                "total".into(),
-                json!({"value": value, "relation": relation}),
-            );
-        }
-        // The integer form says "not counted" as -1.
-        None if req.rest_total_hits_as_int => {
-            hits.insert("total".into(), Value::from(-1));
-        }
-        None => {}
-    }
-    hits.insert(
-        "max_score".into(),
-        result.max_score.map_or(Value::Null, search::score_json),
-    );
-    hits.insert("hits".into(), Value::Array(result.hits));
-    let raw_sources = result.raw_sources;
-    let mut out = Map::new();
+    let sources: usize = result
+        .hits
+        .iter()
+        .map(|h| match &h.source {
+            search::HitSource::Stored(b) => b.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut out = ObjectWriter::with_capacity(256 + sources + 128 * result.hits.len());
     if let Some(id) = scroll_id {
-        out.insert("_scroll_id".into(), json!(id));
+        out.field("_scroll_id", id);
     }
-    out.insert("took".into(), json!(start.elapsed().as_millis() as u64));
+    out.field("took", &(start.elapsed().as_millis() as u64));
     if req.phase_took {
-        out.insert("phase_took".into(), result.phase_took.to_json());
+        out.field("phase_took", &result.phase_took.to_json());
     }
-    out.insert("timed_out".into(), json!(result.timed_out));
+    out.field("timed_out", &result.timed_out);
     if let Some(t) = result.terminated_early {
-        out.insert("terminated_early".into(), json!(t));
+        out.field("terminated_early", &t);
     }
-    out.insert(
-        "_shards".into(),
-        search::failures::shards_json(result.shards, &result.failures),
-    );
-    out.insert("hits".into(), Value::Object(hits));
+    out.raw_with("_shards", |buf| {
+        search::failures::write_shards(buf, result.shards, &result.failures)
+    });
+    out.raw_with("hits", |buf| write_hits(buf, req, &result));
     if let Some(aggs) = &req.aggs {
-        out.insert(
-            "aggregations".into(),
-            crate::aggs::reduce(aggs, result.aggs, req.typed_keys),
+        out.field(
+            "aggregations",
+            &crate::aggs::reduce(aggs, result.aggs, req.typed_keys),
         );
     }
     if let Some(s) = suggest {
-        out.insert("suggest".into(), s);
+        out.field("suggest", &s);
     }
     if req.profile {
         let shards: Vec<Value> = result
@@ -382,10 +365,50 @@ fn render_with(
             .iter()
             .map(|p| p.to_json(req.human))
             .collect();
-        out.insert("profile".into(), json!({ "shards": shards }));
+        out.field("profile", &json!({ "shards": shards }));
     }
-    let body = serde_json::to_vec(&Value::Object(out)).expect("json serializes");
-    Response::bytes(200, search::raw_source::splice(body, &raw_sources))
+    Response::bytes(200, out.finish())
+}
+
+/// The `hits` section: `total` (as an integer, -1 when not counted, under
+/// `rest_total_hits_as_int`), `max_score` and the page.
+fn write_hits(buf: &mut Vec<u8>, req: &SearchRequest, result: &search::SearchResult) {
+    let mut hits = ObjectWriter::within(buf);
+    match result.total {
+        Some((value, _)) if req.rest_total_hits_as_int => {
+            hits.field("total", &value);
+        }
+        Some((value, relation)) => {
+            hits.raw_with("total", |buf| {
+                buf.extend_from_slice(b"{\"value\":");
+                serde_json::to_writer(&mut *buf, &value).expect("an integer serializes");
+                buf.extend_from_slice(b",\"relation\":");
+                serde_json::to_writer(&mut *buf, relation).expect("a string serializes");
+                buf.push(b'}');
+            });
+        }
+        None if req.rest_total_hits_as_int => {
+            hits.field("total", &-1);
+        }
+        None => {}
+    }
+    // The top hit's score is usually the max_score.
+    let mut scores = search::ScoreWriter::default();
+    hits.raw_with("max_score", |buf| match result.max_score {
+        Some(s) => scores.write(buf, s),
+        None => buf.extend_from_slice(b"null"),
+    });
+    hits.raw_with("hits", |buf| {
+        buf.push(b'[');
+        for (i, hit) in result.hits.iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
+            }
+            hit.write_json(buf, &mut scores);
+        }
+        buf.push(b']');
+    });
+    hits.close();
 }
 
 /// A body's first JSON value (what follows it is never read), Jackson's error if it is

@@ -198,11 +198,12 @@ impl ShardStats {
 
 /// Counts one search over `shards`: each shard's query phase (its time is the request's, split
 /// evenly: Quarry searches and fetches in one pass) and a fetch phase where OpenSearch runs one:
-/// always on a lone shard (query-and-fetch), else on the shards of the indices hits came from.
+/// always on a lone shard (query-and-fetch), else on the shards of the indices hits came from
+/// (`fetched_from`: whether the result has a hit from the index named).
 pub fn record_search<T>(
     shards: &[(&std::sync::Arc<crate::index::shard::Shard>, &str)],
     run: impl FnOnce() -> crate::error::Result<T>,
-    fetched_from: impl Fn(&T) -> Vec<String>,
+    fetched_from: impl Fn(&T, &str) -> bool,
 ) -> crate::error::Result<T> {
     for (s, _) in shards {
         s.stats.query_current.fetch_add(1, Relaxed);
@@ -216,9 +217,8 @@ pub fn record_search<T>(
         add_elapsed(&s.stats.query_nanos, each);
     }
     if let Ok(r) = &result {
-        let indices = fetched_from(r);
         for (s, index) in shards {
-            if shards.len() == 1 || indices.iter().any(|i| i == index) {
+            if shards.len() == 1 || fetched_from(r, index) {
                 s.stats.fetch_total.fetch_add(1, Relaxed);
             }
         }

@@ -70,6 +70,20 @@ pub fn shards_json(total: usize, failures: &[ShardFailure]) -> Value {
     v
 }
 
+/// `shards_json`'s bytes, appended to `out`.
+pub fn write_shards(out: &mut Vec<u8>, total: usize, failures: &[ShardFailure]) {
+    if !failures.is_empty() {
+        serde_json::to_writer(out, &shards_json(total, failures)).expect("json serializes");
+        return;
+    }
+    let mut w = crate::api::json_writer::ObjectWriter::within(out);
+    w.field("total", &total)
+        .field("successful", &total)
+        .field("skipped", &0)
+        .field("failed", &0);
+    w.close();
+}
+
 /// A failure while the shards' results are reduced, past the phase named: no shard failed, so
 /// the exception carries no root causes, only its cause.
 pub fn reduce_failure(phase: &str, cause: Error) -> Error {

@@ -199,13 +199,20 @@ fn java_pattern(p: &str) -> String {
     out
 }
 
-/// `docvalue_fields` of one hit (its address, and the hit printed so far for its `_id` and
-/// `_index`), read from the segment's columns.
+/// The `_id` and `_index` a hit prints, which `docvalue_fields` repeats.
+pub struct Printed<'a> {
+    /// `None` when the hit prints no `_id` (`stored_fields: _none_`).
+    pub id: Option<&'a str>,
+    pub index: &'a str,
+}
+
+/// `docvalue_fields` of one hit (its address, and what it prints as `_id` and `_index`), read
+/// from the segment's columns.
 pub fn docvalue_fields(
     searcher: &Searcher,
     mapping: &Mapping,
     resolved: &ShardFields,
-    (addr, hit): (DocAddress, &Map<String, Value>),
+    (addr, hit): (DocAddress, Printed),
     out: &mut Map<String, Value>,
 ) {
     let reader = searcher.segment_reader(addr.segment_ord);
@@ -214,8 +221,8 @@ pub fn docvalue_fields(
     for (path, format) in &resolved.docvalue {
         if let Some(m) = metadata(path) {
             let value = match m {
-                Meta::Id => hit.get("_id").cloned(),
-                Meta::Index => hit.get("_index").cloned(),
+                Meta::Id => hit.id.map(Value::from),
+                Meta::Index => Some(Value::from(hit.index)),
                 Meta::SeqNo => {
                     super::open_columns::seq_no(reader).map(|c| Value::from(c.get_val(doc)))
                 }

@@ -9,9 +9,9 @@ pub(crate) mod column_order;
 pub mod failures;
 pub mod fetch_fields;
 pub mod highlight;
+mod hit;
 mod id_ords;
 pub(crate) mod open_columns;
-pub mod raw_source;
 pub mod request;
 mod request_cache;
 mod shard_order;
@@ -26,13 +26,14 @@ pub(crate) use top_k::Cursor;
 
 pub use crate::api::source_filter::SourceFilter;
 pub use failures::ShardFailure;
+pub use hit::{Hit, HitSource};
 pub use request::{SearchRequest, TrackTotalHits};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::index_service::IndexService;
 use crate::index::schema;
 use crate::query::{self, Context};
-use serde_json::{json, Value};
+use serde_json::Value;
 use sort::{SortField, SortSpec};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -87,10 +88,7 @@ pub struct SearchResult {
     pub terminated_early: Option<bool>,
     pub total: Option<(u64, &'static str)>,
     pub max_score: Option<f32>,
-    /// Hits; an unfiltered `_source` is a placeholder for one of `raw_sources`.
-    pub hits: Vec<Value>,
-    /// The stored `_source` bytes the hits' placeholders stand for (`raw_source::splice`).
-    pub raw_sources: Vec<Vec<u8>>,
+    pub hits: Vec<Hit>,
     pub shards: usize,
     /// The shards that failed (the others' hits are the answer).
     pub failures: Vec<ShardFailure>,
@@ -1034,10 +1032,11 @@ fn execute_paged(
     let fetch_started = std::time::Instant::now();
     let plans = fetch_plans(req, targets, &mut candidates, &mut failures)?;
     let mut hits = Vec::with_capacity(candidates.len());
-    let mut raw_sources = Vec::new();
+    let mut shard_fetch: Vec<Option<ShardFetch>> = targets.iter().map(|_| None).collect();
     for c in &candidates {
         let t = &targets[c.shard];
-        let mut f = || fetch(c, req, (t, &plans[c.shard]), scoring, &mut raw_sources);
+        let shard = shard_fetch[c.shard].get_or_insert_with(|| ShardFetch::of(t));
+        let f = || fetch(c, req, (t, &plans[c.shard], shard), scoring);
         // The fetch phase scores with the same statistics (explanations, named query scores).
         hits.push(match &dfs {
             Some(s) => query::lucene_term::with_dfs(s, f),
@@ -1062,7 +1061,6 @@ fn execute_paged(
             None
         },
         hits,
-        raw_sources,
         shards: targets.len(),
         failures,
         timed_out: deadline.as_ref().is_some_and(timeout::Deadline::was_hit),
@@ -1115,47 +1113,52 @@ fn fetch_plans(
     Ok(plans)
 }
 
-/// One hit of the page; an unfiltered `_source` is left as a placeholder for its stored bytes,
-/// which go to `raw_sources`.
+/// What the fetch of one shard's hits reads once, not per hit.
+struct ShardFetch {
+    meta: Arc<crate::index::index_service::IndexMeta>,
+    /// The index name its hits share.
+    index: Arc<str>,
+    fields: stored_hit::InternalFields,
+}
+
+impl ShardFetch {
+    fn of(t: &ShardTarget) -> ShardFetch {
+        let meta = t.service.meta();
+        ShardFetch {
+            index: Arc::from(meta.name.as_str()),
+            meta,
+            fields: stored_hit::InternalFields::of(t.searcher.schema()),
+        }
+    }
+}
+
+/// One hit of the page; an unfiltered `_source` keeps its stored bytes.
 fn fetch(
     c: &Candidate,
     req: &SearchRequest,
-    (t, plan): (&ShardTarget, &fetch_fields::ShardFields),
+    (t, plan, shard): (&ShardTarget, &fetch_fields::ShardFields, &ShardFetch),
     with_score: bool,
-    raw_sources: &mut Vec<Vec<u8>>,
-) -> Result<Value> {
+) -> Result<Hit> {
     let mut doc: stored_hit::StoredHit = t.searcher.doc(c.doc)?;
-    let schema = t.searcher.schema();
-    let field = |name: &str| schema.get_field(name).expect("internal field");
-    let meta = t.service.meta();
-    let mut hit = serde_json::Map::with_capacity(8);
-    hit.insert("_index".into(), Value::from(meta.name.clone()));
-    if !req.stored_none {
-        let id = doc.str(field(schema::ID)).unwrap_or_default();
-        hit.insert("_id".into(), Value::from(id));
-    }
-    if req.version {
-        hit.insert("_version".into(), json!(doc.i64(field(schema::VERSION))));
-    }
-    if req.seq_no_primary_term {
-        hit.insert("_seq_no".into(), json!(doc.i64(field(schema::SEQ_NO))));
-        let term = doc.i64(field(schema::PRIMARY_TERM));
-        hit.insert("_primary_term".into(), json!(term));
-    }
-    hit.insert(
-        "_score".into(),
-        if with_score {
-            score_json(c.score)
-        } else {
-            Value::Null
-        },
-    );
-    if let Some(r) = doc.str(field(schema::ROUTING)) {
-        hit.insert("_routing".into(), Value::from(r));
-    }
-    let source = doc.take_source(field(schema::SOURCE));
+    let f = &shard.fields;
+    let meta = &shard.meta;
+    let id = (!req.stored_none).then(|| doc.str(f.id).unwrap_or_default().to_string());
+    let mut hit = Hit {
+        index: shard.index.clone(),
+        version: req.version.then(|| doc.i64(f.version)),
+        seq_no_primary_term: req
+            .seq_no_primary_term
+            .then(|| (doc.i64(f.seq_no), doc.i64(f.primary_term))),
+        score: with_score.then_some(c.score),
+        routing: doc.str(f.routing).map(String::from),
+        source: HitSource::Absent,
+        rest: serde_json::Map::new(),
+        id,
+    };
+    let source = doc.take_source(f.source);
+    // Parsed only when something below reads it.
     let parsed = std::cell::OnceCell::new();
-    let raw_source = || -> Value {
+    let raw_source = |source: &Option<Vec<u8>>| -> Value {
         parsed
             .get_or_init(|| {
                 source
@@ -1165,26 +1168,21 @@ fn fetch(
             })
             .clone()
     };
-    // An unfiltered source goes into the response as its stored bytes, once nothing else
-    // below reads it.
-    let mut placeholder = None;
+    let mut keep_stored = false;
     if let Some(filter) = &req.source {
         if source.is_some() {
-            let src = if filter.is_noop() {
-                let at = raw_sources.len();
-                placeholder = Some(at);
-                raw_source::placeholder(at)
+            if filter.is_noop() {
+                keep_stored = true;
             } else {
-                filter.apply(&raw_source())
-            };
-            hit.insert("_source".into(), src);
+                hit.source = HitSource::Filtered(filter.apply(&raw_source(&source)));
+            }
         }
     }
     if !req.named.is_empty() {
-        let cx = Context::of(&t.searcher, &meta);
+        let cx = Context::of(&t.searcher, meta);
         let matched = fetch_fields::matched_queries(&req.named, &cx, c.doc);
         if !matched.is_empty() || req.include_named_queries_score {
-            hit.insert(
+            hit.rest.insert(
                 "matched_queries".into(),
                 if req.include_named_queries_score {
                     Value::Object(
@@ -1201,21 +1199,31 @@ fn fetch(
     }
     let mut fields = serde_json::Map::new();
     if !req.fields.is_empty() {
-        fetch_fields::fields(&meta.mapping, plan, &raw_source(), &mut fields);
+        fetch_fields::fields(&meta.mapping, plan, &raw_source(&source), &mut fields);
     }
     if !req.docvalue_fields.is_empty() {
-        fetch_fields::docvalue_fields(&t.searcher, &meta.mapping, plan, (c.doc, &hit), &mut fields);
+        let printed = fetch_fields::Printed {
+            id: hit.id.as_deref(),
+            index: &hit.index,
+        };
+        fetch_fields::docvalue_fields(
+            &t.searcher,
+            &meta.mapping,
+            plan,
+            (c.doc, printed),
+            &mut fields,
+        );
     }
     if !fields.is_empty() {
-        hit.insert("fields".into(), Value::Object(fields));
+        hit.rest.insert("fields".into(), Value::Object(fields));
     }
     if let Some(h) = &req.highlight {
-        let cx = Context::of(&t.searcher, &meta);
+        let cx = Context::of(&t.searcher, meta);
         let highlighted = highlight::ShardHighlighter::new(h, &cx, &req.query)
-            .and_then(|hl| hl.hit(&raw_source()))
+            .and_then(|hl| hl.hit(&raw_source(&source)))
             .map_err(|e| all_shards_failed(e, t))?;
         if let Some(v) = highlighted {
-            hit.insert("highlight".into(), v);
+            hit.rest.insert("highlight".into(), v);
         }
     }
     // Hits of a search by relevance carry no sort values, even when it names `_score` desc.
@@ -1239,28 +1247,98 @@ fn fetch(
                 }
             })
             .collect();
-        hit.insert("sort".into(), Value::Array(values));
+        hit.rest.insert("sort".into(), Value::Array(values));
     }
     if req.explain {
-        crate::api::explain::explain_hit(&mut hit, req, t, c.doc)?;
+        crate::api::explain::explain_hit(&mut hit.rest, req, t, c.doc)?;
     }
-    if let (Some(at), Some(bytes)) = (placeholder, source) {
-        debug_assert_eq!(at, raw_sources.len());
-        raw_sources.push(bytes);
+    if let (true, Some(bytes)) = (keep_stored, source) {
+        hit.source = HitSource::Stored(bytes);
     }
-    Ok(Value::Object(hit))
+    Ok(hit)
 }
 
 /// A score as OpenSearch prints a Java float: the shortest text that reads back as the f32,
 /// except for the whole numbers from 2^24 up, whose digits Java rounds otherwise.
 pub fn score_json(s: f32) -> Value {
-    let text = match java_whole_float(s) {
-        Some(t) => t,
-        None => format!("{s:?}"),
-    };
-    // The f64 nearest the printed digits, as parsing that JSON would give (NaN and the
-    // infinities become null there too).
-    text.parse::<f64>().map_or(Value::Null, Value::from)
+    score_f64(s).map_or(Value::Null, Value::from)
+}
+
+/// `score_json`'s bytes, written into `out` without building the value.
+pub fn write_score(out: &mut Vec<u8>, s: f32) {
+    match score_f64(s) {
+        Some(v) => serde_json::to_writer(out, &v).expect("a finite f64 serializes"),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// Writes scores as `write_score` does, each run of equal ones formatted once: a page of
+/// equal scores (a term or filter query's, a match_all's) is common, and formatting a float is
+/// most of writing a hit that is not its source.
+#[derive(Default)]
+pub struct ScoreWriter {
+    last: Option<(u32, StackText)>,
+}
+
+impl ScoreWriter {
+    pub fn write(&mut self, out: &mut Vec<u8>, s: f32) {
+        if let Some((bits, text)) = &self.last {
+            if *bits == s.to_bits() {
+                out.extend_from_slice(text.as_str().as_bytes());
+                return;
+            }
+        }
+        let start = out.len();
+        write_score(out, s);
+        let mut text = StackText::default();
+        // A text too long to keep (none is) is written again next time.
+        self.last = std::str::from_utf8(&out[start..])
+            .ok()
+            .and_then(|t| std::fmt::Write::write_str(&mut text, t).ok())
+            .map(|()| (s.to_bits(), text));
+    }
+}
+
+/// The f64 nearest a score's printed digits, as parsing that JSON would give; `None` for NaN
+/// and the infinities, which JSON prints as null.
+fn score_f64(s: f32) -> Option<f64> {
+    if !s.is_finite() {
+        return None;
+    }
+    if let Some(text) = java_whole_float(s) {
+        return text.parse().ok();
+    }
+    // Rust's shortest round-trip digits, written on the stack rather than into a `String`.
+    // (serde_json's own f32 formatter is cheaper but breaks ties to even: 0.000244140625f
+    // prints 0.00024414062 there and 0.00024414063 here.)
+    let mut text = StackText::default();
+    std::fmt::Write::write_fmt(&mut text, format_args!("{s:?}")).ok()?;
+    text.as_str().parse().ok()
+}
+
+/// A short text written on the stack (`write!` without an allocation).
+#[derive(Default)]
+struct StackText {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).expect("written as str")
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.buf
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// JDK 17's `Float.toString` digits of a float from 2^24 to 2^63, where every float is a
@@ -1303,7 +1381,107 @@ fn java_whole_float(s: f32) -> Option<String> {
 
 #[cfg(test)]
 mod score_text_tests {
-    use super::score_json;
+    use super::{score_json, write_score};
+
+    /// A score's bytes as they were made before: Rust's `{:?}` digits read back as an f64 and
+    /// serialized as a JSON value.
+    fn formatted_then_parsed(s: f32) -> String {
+        let text = super::java_whole_float(s).unwrap_or_else(|| format!("{s:?}"));
+        let value = text
+            .parse::<f64>()
+            .map_or(serde_json::Value::Null, serde_json::Value::from);
+        serde_json::to_string(&value).unwrap()
+    }
+
+    fn written(s: f32) -> String {
+        let mut out = Vec::new();
+        write_score(&mut out, s);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_run_of_equal_scores_writes_the_same_text() {
+        let mut scores = super::ScoreWriter::default();
+        let mut out = Vec::new();
+        for s in [
+            2.639_308_7,
+            2.639_308_7,
+            1.0,
+            1.0,
+            f32::NAN,
+            f32::NAN,
+            2.639_308_7,
+        ] {
+            scores.write(&mut out, s);
+            out.push(b' ');
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "2.6393087 2.6393087 1.0 1.0 null null 2.6393087 "
+        );
+        // 0.0 and -0.0 are equal floats but print apart.
+        let mut out = Vec::new();
+        scores.write(&mut out, 0.0);
+        scores.write(&mut out, -0.0);
+        assert_eq!(out, b"0.0-0.0");
+    }
+
+    #[test]
+    fn written_scores_are_the_formatted_and_reparsed_text() {
+        let mut samples = vec![
+            0.0,
+            -0.0,
+            1.0,
+            0.1,
+            0.287_682_1,
+            11.193_865,
+            // Ties between two shortest texts, which formatters break differently:
+            // 0.000244140625 (2^-12), 0.00244140625, 0.0361328125.
+            f32::from_bits(0x3980_0000),
+            f32::from_bits(0x3b20_0000),
+            f32::from_bits(0x3d14_0000),
+            1e-7,
+            1e-45,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            f32::EPSILON,
+            16_777_215.0,
+            16_777_216.0,
+            2_610_418_688.0,
+            9.223_372e18,
+            1e16,
+            1e17,
+            123_456_790.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        // Every exponent, with a few mantissas each, and a spread of bit patterns.
+        for exp in 0u32..255 {
+            for mantissa in [0u32, 1, 0x2a_aaaa, 0x40_0000, 0x7f_ffff] {
+                samples.push(f32::from_bits((exp << 23) | mantissa));
+            }
+        }
+        let mut bits = 0x1234_5678u32;
+        for _ in 0..20_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            samples.push(f32::from_bits(bits));
+        }
+        for s in samples {
+            assert_eq!(
+                written(s),
+                formatted_then_parsed(s),
+                "{s:?} ({:#x})",
+                s.to_bits()
+            );
+            assert_eq!(
+                serde_json::to_string(&score_json(s)).unwrap(),
+                written(s),
+                "{s:?}"
+            );
+        }
+    }
 
     #[test]
     fn whole_floats_print_javas_digits() {

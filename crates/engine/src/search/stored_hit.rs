@@ -3,8 +3,43 @@
 //! a hit reads a few internal fields once, and its `_source` then moves into the response
 //! without another copy.
 
+use crate::index::schema;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
-use tantivy::schema::{Field, OwnedValue};
+use tantivy::schema::{Field, OwnedValue, Schema};
+
+/// The internal stored fields a hit reads, looked up in the schema once per shard rather than
+/// by name for every hit.
+pub struct InternalFields {
+    pub id: Field,
+    pub source: Field,
+    pub seq_no: Field,
+    pub version: Field,
+    pub primary_term: Field,
+    pub routing: Field,
+}
+
+impl InternalFields {
+    pub fn of(schema: &Schema) -> InternalFields {
+        // `base_schema` adds them first, in this order: a name compared at its place is cheaper
+        // than the schema's hashed lookup, which stays for a schema laid out otherwise.
+        let field = |name: &str, at: u32| {
+            let placed = Field::from_field_id(at);
+            if (at as usize) < schema.num_fields() && schema.get_field_name(placed) == name {
+                placed
+            } else {
+                schema.get_field(name).expect("internal field")
+            }
+        };
+        InternalFields {
+            id: field(schema::ID, 0),
+            source: field(schema::SOURCE, 1),
+            seq_no: field(schema::SEQ_NO, 2),
+            version: field(schema::VERSION, 3),
+            primary_term: field(schema::PRIMARY_TERM, 4),
+            routing: field(schema::ROUTING, 5),
+        }
+    }
+}
 
 /// A stored document as its fields' values, in stored order.
 pub struct StoredHit(Vec<(Field, OwnedValue)>);
@@ -71,6 +106,25 @@ mod tests {
         d.add_i64(f.primary_term, 1);
         w.add_document(d).unwrap();
         w.commit().unwrap();
+        let internal = InternalFields::of(&index.schema());
+        assert_eq!(
+            [
+                internal.id,
+                internal.source,
+                internal.seq_no,
+                internal.version,
+                internal.primary_term,
+                internal.routing
+            ],
+            [
+                f.id,
+                f.source,
+                f.seq_no,
+                f.version,
+                f.primary_term,
+                f.routing
+            ]
+        );
         let searcher = index.reader().unwrap().searcher();
         let mut hit: StoredHit = searcher.doc(tantivy::DocAddress::new(0, 0)).unwrap();
         assert_eq!(hit.str(f.id), Some("a1"));
@@ -88,5 +142,35 @@ mod tests {
             Some(r#"{"x":"é"}"#.as_bytes().to_vec())
         );
         assert_eq!(hit.take_source(f.source), None);
+    }
+
+    #[test]
+    fn finds_the_internal_fields_wherever_a_schema_puts_them() {
+        let mut b = tantivy::schema::Schema::builder();
+        b.add_text_field("title", tantivy::schema::TEXT);
+        let names = [
+            schema::ROUTING,
+            schema::PRIMARY_TERM,
+            schema::VERSION,
+            schema::SEQ_NO,
+            schema::SOURCE,
+            schema::ID,
+        ];
+        for name in names {
+            b.add_text_field(name, tantivy::schema::STORED);
+        }
+        let s = b.build();
+        let f = InternalFields::of(&s);
+        let got = [
+            f.routing,
+            f.primary_term,
+            f.version,
+            f.seq_no,
+            f.source,
+            f.id,
+        ];
+        for (field, name) in got.into_iter().zip(names) {
+            assert_eq!(s.get_field_name(field), name);
+        }
     }
 }
