@@ -921,7 +921,14 @@ mod tests {
         }
         let (_, node) = weight_and_node(q, EnableScoring::enabled_from_searcher(searcher)).unwrap();
         let node = node.expect("a pruning tree");
-        for (k, limit) in [(1, 0), (10, 0), (10, 100), (50, 0), (10, u64::MAX)] {
+        for (k, limit) in [
+            (1, 0),
+            (10, 0),
+            (10, 100),
+            (57, 0),
+            (57, 1000),
+            (10, u64::MAX),
+        ] {
             let want = exhaustive(searcher, q, k).0;
             assert!(!want.is_empty(), "{q:?} matches nothing");
             assert_eq!(
@@ -1004,6 +1011,73 @@ mod tests {
                 check(s, &nested);
             }
         }
+    }
+
+    /// Few distinct texts over several segments, some docs deleted: most scores tie, and a
+    /// page's last places go to the earliest docs of the tie, as the exhaustive pass orders them.
+    #[test]
+    fn ties_page_as_the_exhaustive_pass() {
+        let mut sb = Schema::builder();
+        let body = sb.add_text_field("body", TEXT);
+        let title = sb.add_text_field("title", TEXT);
+        let id = sb.add_text_field("id", STRING);
+        let index = Index::create_in_ram(sb.build());
+        let mut w = crate::util::test_support::segment_writer(&index);
+        let texts = [
+            "a b c", "a a b", "b c", "c", "a d", "d d d b", "a b c d", "e", "a e e",
+        ];
+        let mut rng = Rng(3);
+        let mut n = 0;
+        for _ in 0..4 {
+            for _ in 0..(2000 + rng.below(3000)) {
+                let b = texts[rng.below(texts.len() as u64) as usize];
+                let t = texts[rng.below(3) as usize];
+                w.add_document(doc!(body => b, title => t, id => n.to_string()))
+                    .unwrap();
+                n += 1;
+            }
+            w.commit().unwrap();
+        }
+        for _ in 0..300 {
+            w.delete_term(Term::from_field_text(id, &rng.below(n).to_string()));
+        }
+        w.commit().unwrap();
+        let s = &index.reader().unwrap().searcher();
+        let sum = |field: &str, words: &[&str]| -> Box<dyn Query> {
+            Box::new(SumQuery::new(
+                words.iter().map(|w| term(s, field, w)).collect(),
+            ))
+        };
+        check(s, sum("body", &["a", "b", "c"]).as_ref());
+        check(s, sum("body", &["d", "e"]).as_ref());
+        check(
+            s,
+            &DisMaxQuery::new(
+                vec![
+                    sum("body", &["a", "c"]),
+                    Box::new(BoostedQuery::new(sum("title", &["a", "b"]), 2.0)),
+                ],
+                0.2,
+            ),
+        );
+    }
+
+    /// Many leaves leave a window few docs (a row of scores per doc): segments span several.
+    #[test]
+    fn wide_trees_walk_many_windows() {
+        let (_index, searcher) = index(77);
+        let s = &searcher;
+        let words: Vec<String> = (0..super::MAX_LEAVES).map(|i| format!("w{i}")).collect();
+        let leaves = |field: &str| -> Vec<Box<dyn Query>> {
+            words.iter().map(|w| term(s, field, w)).collect()
+        };
+        check(s, &SumQuery::new(leaves("body")));
+        check(s, &SumQuery::with_minimum(leaves("title"), 1));
+        let half = super::MAX_LEAVES / 2;
+        let mut mixed = leaves("body");
+        mixed.truncate(half);
+        mixed.extend(leaves("title").into_iter().take(half));
+        check(s, &BoostedQuery::new(Box::new(SumQuery::new(mixed)), 0.7));
     }
 
     #[test]
