@@ -51,6 +51,7 @@ import { catHealth } from './cat/health';
 import { catTemplates } from './cat/templates';
 import { catSegments } from './cat/segments';
 import { catShards } from './cat/shards';
+import { catRecovery } from './cat/recovery';
 import { catAllocation, catClusterManager, catNodeattrs, catNodes, catPlugins, catThreadPool } from './cat/node-tables';
 import { catFielddata, catPendingTasks, catRepositories } from './cat/empty-tables';
 import { catTasks } from './cat/tasks';
@@ -156,6 +157,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   catTemplates,
   catSegments,
   catShards,
+  catRecovery,
   catNodes,
   catAllocation,
   catClusterManager,

@@ -14,6 +14,8 @@ const ENDPOINTS = [
   '/_cat/segments/{index}',
   '/_cat/count',
   '/_cat/count/{index}',
+  '/_cat/recovery',
+  '/_cat/recovery/{index}',
   '/_cat/health',
   '/_cat/pending_tasks',
   '/_cat/aliases',

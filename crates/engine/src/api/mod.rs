@@ -171,6 +171,7 @@ pub fn execute(
         "cat:health" => cat::health(node, params),
         "cat:segments" => cat::segments(node, params),
         "cat:shards" => cat::shards(node, params),
+        "cat:recovery" => cat::recovery(node, params),
         "cat:nodes" => cat::nodes(node, params, body),
         "cat:allocation" => cat::allocation(node, params, body),
         "cat:cluster_manager" => cat::cluster_manager(node, params, body),

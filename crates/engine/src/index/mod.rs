@@ -4,6 +4,7 @@ pub mod document_parser;
 pub mod index_service;
 pub mod indexing_queue;
 pub mod mapping;
+pub mod recovery;
 pub mod schema;
 pub mod settings;
 pub mod shard;

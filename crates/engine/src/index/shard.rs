@@ -258,6 +258,8 @@ fn live_doc(
 
 pub struct Shard {
     pub number: u32,
+    /// How this opening found the shard (set once the translog is replayed).
+    recovery: std::sync::OnceLock<crate::index::recovery::Recovery>,
     /// This opening's primary term, stamped on every write it makes.
     primary_term: i64,
     dir: PathBuf,
@@ -302,12 +304,16 @@ impl Shard {
         setup: TokenizerSetup,
         parse: &ReplayParser,
     ) -> Result<Arc<Shard>> {
+        let start_ms = chrono::Utc::now().timestamp_millis();
         let index_dir = dir.join("index");
         std::fs::create_dir_all(&index_dir)?;
         remove_stale_temp_files(&index_dir)?;
+        let (files, bytes) = crate::index::recovery::store_files(&index_dir);
         let directory =
             MmapDirectory::open(&index_dir).map_err(|e| Error::internal(e.to_string()))?;
-        let index = if Index::exists(&directory).map_err(|e| Error::internal(e.to_string()))? {
+        let existing_store =
+            Index::exists(&directory).map_err(|e| Error::internal(e.to_string()))?;
+        let index = if existing_store {
             Index::open(directory)?
         } else {
             Index::create(
@@ -342,6 +348,7 @@ impl Shard {
         let now = chrono::Utc::now().timestamp_millis();
         let shard = Arc::new_cyclic(|me| Shard {
             number,
+            recovery: std::sync::OnceLock::new(),
             primary_term,
             dir: dir.to_path_buf(),
             reader: RwLock::new(reader),
@@ -365,14 +372,26 @@ impl Shard {
             .stats
             .translog_modified_ms
             .store(now, Ordering::Relaxed);
-        shard.replay(
-            records
-                .into_iter()
-                .filter(|r| r.seq_no > committed)
-                .collect(),
-            parse,
-        )?;
+        let replayed: Vec<Record> = records
+            .into_iter()
+            .filter(|r| r.seq_no > committed)
+            .collect();
+        let translog_ops = replayed.len() as u64;
+        shard.replay(replayed, parse)?;
+        let _ = shard.recovery.set(crate::index::recovery::Recovery {
+            existing_store,
+            start_ms,
+            stop_ms: chrono::Utc::now().timestamp_millis(),
+            files: if existing_store { files } else { 0 },
+            bytes: if existing_store { bytes } else { 0 },
+            translog_ops,
+        });
         Ok(shard)
+    }
+
+    /// How this opening found the shard.
+    pub fn recovery(&self) -> Option<&crate::index::recovery::Recovery> {
+        self.recovery.get()
     }
 
     fn open_writer(

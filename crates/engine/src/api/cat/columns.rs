@@ -423,6 +423,35 @@ pub const TASKS: &[Column] = &[
     Column::new("x_opaque_id", "x", "X-Opaque-ID header", LEFT, HIDDEN),
 ];
 
+pub const RECOVERY: &[Column] = &[
+    Column::new("index", "i,idx", "index name", LEFT, SHOWN),
+    Column::new("shard", "s,sh", "shard name", LEFT, SHOWN),
+    Column::new("start_time", "start", "recovery start time", LEFT, HIDDEN),
+    Column::new("start_time_millis", "start_millis", "recovery start time in epoch milliseconds", LEFT, HIDDEN),
+    Column::new("stop_time", "stop", "recovery stop time", LEFT, HIDDEN),
+    Column::new("stop_time_millis", "stop_millis", "recovery stop time in epoch milliseconds", LEFT, HIDDEN),
+    Column::new("time", "t,ti", "recovery time", LEFT, SHOWN),
+    Column::new("type", "ty", "recovery type", LEFT, SHOWN),
+    Column::new("stage", "st", "recovery stage", LEFT, SHOWN),
+    Column::new("source_host", "shost", "source host", LEFT, SHOWN),
+    Column::new("source_node", "snode", "source node name", LEFT, SHOWN),
+    Column::new("target_host", "thost", "target host", LEFT, SHOWN),
+    Column::new("target_node", "tnode", "target node name", LEFT, SHOWN),
+    Column::new("repository", "rep", "repository", LEFT, SHOWN),
+    Column::new("snapshot", "snap", "snapshot", LEFT, SHOWN),
+    Column::new("files", "f", "number of files to recover", LEFT, SHOWN),
+    Column::new("files_recovered", "fr", "files recovered", LEFT, SHOWN),
+    Column::new("files_percent", "fp", "percent of files recovered", LEFT, SHOWN),
+    Column::new("files_total", "tf", "total number of files", LEFT, SHOWN),
+    Column::new("bytes", "b", "number of bytes to recover", LEFT, SHOWN),
+    Column::new("bytes_recovered", "br", "bytes recovered", LEFT, SHOWN),
+    Column::new("bytes_percent", "bp", "percent of bytes recovered", LEFT, SHOWN),
+    Column::new("bytes_total", "tb", "total number of bytes", LEFT, SHOWN),
+    Column::new("translog_ops", "to", "number of translog ops to recover", LEFT, SHOWN),
+    Column::new("translog_ops_recovered", "tor", "translog ops recovered", LEFT, SHOWN),
+    Column::new("translog_ops_percent", "top", "percent of translog ops recovered", LEFT, SHOWN),
+];
+
 pub const FIELDDATA: &[Column] = &[
     Column::new("id", "", "node id", LEFT, SHOWN),
     Column::new("host", "h", "host name", LEFT, SHOWN),

@@ -27,6 +27,7 @@ pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
     let columns = match action.strip_prefix("cat:")? {
         "indices" => columns::INDICES,
         "shards" => columns::SHARDS,
+        "recovery" => columns::RECOVERY,
         "nodes" => columns::NODES,
         "allocation" => columns::ALLOCATION,
         "cluster_manager" => columns::CLUSTER_MANAGER,
@@ -166,6 +167,55 @@ pub fn shards(node: &Node, p: &Params) -> Result<Response> {
         }
     }
     render(p, columns::SHARDS, rows)
+}
+
+/// `GET /_cat/recovery[/<target>]`: how each open shard came to be open (`index::recovery`): all
+/// done, so `active_only` lists none.
+pub fn recovery(node: &Node, p: &Params) -> Result<Response> {
+    let opts = p.indices_options(IndicesOptions::lenient_expand_open())?;
+    let svcs = node.resolve(p.str("index").unwrap_or("_all"), opts)?;
+    p.bool("detailed", false)?;
+    if p.bool("active_only", false)? {
+        return render(p, columns::RECOVERY, Vec::new());
+    }
+    let units = Units::of(p);
+    let iso = |ms: i64| {
+        chrono::DateTime::from_timestamp_millis(ms)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+    };
+    let mut rows = Vec::new();
+    for svc in &svcs {
+        let index = svc.meta().name.clone();
+        for shard in svc.shards() {
+            let Some(r) = shard.recovery() else { continue };
+            // Reused files count as recovered: an existing store is wholly there.
+            let percent = if r.existing_store { "100.0%" } else { "0.0%" };
+            rows.push(row(columns::RECOVERY, |name| {
+                Some(match name {
+                    "index" => index.clone(),
+                    "shard" => shard.number.to_string(),
+                    "start_time" => iso(r.start_ms)?,
+                    "start_time_millis" => r.start_ms.to_string(),
+                    "stop_time" => iso(r.stop_ms)?,
+                    "stop_time_millis" => r.stop_ms.to_string(),
+                    "time" => units.millis((r.stop_ms - r.start_ms).max(0) as u64),
+                    "type" => r.kind().to_string(),
+                    "stage" => "done".to_string(),
+                    "source_host" | "source_node" | "repository" | "snapshot" => "n/a".to_string(),
+                    "target_host" => "127.0.0.1".to_string(),
+                    "target_node" => node.config.node_name.clone(),
+                    "files" | "files_recovered" | "bytes" | "bytes_recovered" => "0".to_string(),
+                    "files_percent" | "bytes_percent" => percent.to_string(),
+                    "files_total" => r.files.to_string(),
+                    "bytes_total" => r.bytes.to_string(),
+                    "translog_ops" | "translog_ops_recovered" => r.translog_ops.to_string(),
+                    "translog_ops_percent" => "100.0%".to_string(),
+                    _ => return None,
+                })
+            }));
+        }
+    }
+    render(p, columns::RECOVERY, rows)
 }
 
 /// `GET /_cat/segments[/<target>]`: one row per searchable segment of every primary.
