@@ -37,6 +37,7 @@ import { indicesRefresh } from './indices/refresh';
 import { indicesFlush } from './indices/flush';
 import { indicesForceMerge } from './indices/forcemerge';
 import { indicesSegments } from './indices/segments';
+import { indicesRecovery } from './indices/recovery';
 import { indicesStats } from './indices/stats';
 import { indicesAnalyze, indicesAnalyzeGet } from './indices/analyze';
 import { indicesUpdateAliases } from './indices/update-aliases';
@@ -142,6 +143,7 @@ export const ACTIONS: readonly ActionSpec[] = [
   indicesFlush,
   indicesForceMerge,
   indicesSegments,
+  indicesRecovery,
   indicesStats,
   indicesAnalyze,
   indicesAnalyzeGet,

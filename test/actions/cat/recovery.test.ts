@@ -41,6 +41,9 @@ describe('_cat/recovery', () => {
     expect(reopened).toMatchObject({ type: 'existing_store', stage: 'done', files_percent: '100.0%', translog_ops: '3', translog_ops_recovered: '3' });
     expect(Number(reopened?.files_total)).toBeGreaterThan(0);
     expect(Number(reopened?.bytes_total)).toBeGreaterThan(0);
+    // The recovery API reads the same record.
+    const api = (await (await call('GET', '/rec/_recovery')).json()) as Record<string, { shards: { type: string; translog: { recovered: number; total_on_start: number }; index: { files: { total: number; percent: string } } }[] }>;
+    expect(api.rec?.shards[0]).toMatchObject({ type: 'EXISTING_STORE', translog: { recovered: 3, total_on_start: 3 }, index: { files: { total: Number(reopened?.files_total), percent: '100.0%' } } });
     const count = (await (await call('GET', '/rec/_count')).json()) as { count: number };
     expect(count.count).toBe(3);
   });

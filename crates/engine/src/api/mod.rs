@@ -19,6 +19,7 @@ mod msearch;
 mod open_close;
 mod param_check;
 mod params;
+mod recovery;
 mod scripts;
 pub(crate) mod scroll;
 mod search;
@@ -172,6 +173,7 @@ pub fn execute(
         "cat:segments" => cat::segments(node, params),
         "cat:shards" => cat::shards(node, params),
         "cat:recovery" => cat::recovery(node, params),
+        "indices:monitor/recovery" => recovery::recovery(node, params),
         "cat:nodes" => cat::nodes(node, params, body),
         "cat:allocation" => cat::allocation(node, params, body),
         "cat:cluster_manager" => cat::cluster_manager(node, params, body),

@@ -9,13 +9,19 @@ pub struct Recovery {
     pub existing_store: bool,
     pub start_ms: i64,
     pub stop_ms: i64,
-    /// The files and bytes of the store found at opening (reused, none copied).
-    pub files: u64,
-    pub bytes: u64,
+    /// The files of the store found at opening, name and length (reused, none copied).
+    pub files: Vec<(String, u64)>,
+    /// How long opening the store and replaying the translog took.
+    pub index_ms: i64,
+    pub translog_ms: i64,
     pub translog_ops: u64,
 }
 
 impl Recovery {
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().map(|(_, n)| n).sum()
+    }
+
     pub fn kind(&self) -> &'static str {
         if self.existing_store {
             "existing_store"
@@ -25,14 +31,18 @@ impl Recovery {
     }
 }
 
-/// The files and their total size in `dir`, not descending (a tantivy index is flat).
-pub fn store_files(dir: &std::path::Path) -> (u64, u64) {
+/// The files in `dir` and their lengths, by name, not descending (a tantivy index is flat).
+pub fn store_files(dir: &std::path::Path) -> Vec<(String, u64)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return (0, 0);
+        return Vec::new();
     };
-    entries
+    let mut files: Vec<(String, u64)> = entries
         .flatten()
-        .filter_map(|e| e.metadata().ok())
-        .filter(|m| m.is_file())
-        .fold((0, 0), |(n, bytes), m| (n + 1, bytes + m.len()))
+        .filter_map(|e| {
+            let m = e.metadata().ok().filter(|m| m.is_file())?;
+            Some((e.file_name().to_string_lossy().into_owned(), m.len()))
+        })
+        .collect();
+    files.sort();
+    files
 }

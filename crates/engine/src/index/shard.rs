@@ -308,7 +308,7 @@ impl Shard {
         let index_dir = dir.join("index");
         std::fs::create_dir_all(&index_dir)?;
         remove_stale_temp_files(&index_dir)?;
-        let (files, bytes) = crate::index::recovery::store_files(&index_dir);
+        let files = crate::index::recovery::store_files(&index_dir);
         let directory =
             MmapDirectory::open(&index_dir).map_err(|e| Error::internal(e.to_string()))?;
         let existing_store =
@@ -377,13 +377,16 @@ impl Shard {
             .filter(|r| r.seq_no > committed)
             .collect();
         let translog_ops = replayed.len() as u64;
+        let replay_ms = chrono::Utc::now().timestamp_millis();
         shard.replay(replayed, parse)?;
+        let stop_ms = chrono::Utc::now().timestamp_millis();
         let _ = shard.recovery.set(crate::index::recovery::Recovery {
             existing_store,
             start_ms,
-            stop_ms: chrono::Utc::now().timestamp_millis(),
-            files: if existing_store { files } else { 0 },
-            bytes: if existing_store { bytes } else { 0 },
+            stop_ms,
+            files: if existing_store { files } else { Vec::new() },
+            index_ms: replay_ms - start_ms,
+            translog_ms: stop_ms - replay_ms,
             translog_ops,
         });
         Ok(shard)

@@ -19,6 +19,7 @@ use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
 use serde_json::{Map, Value};
 use stat_cells::stat_cell;
+pub use table::format_bytes;
 use table::{render, row, Cell, Units};
 
 /// `help` on a `cat:*` action: its table's columns, before anything the table would read (so
@@ -206,8 +207,8 @@ pub fn recovery(node: &Node, p: &Params) -> Result<Response> {
                     "target_node" => node.config.node_name.clone(),
                     "files" | "files_recovered" | "bytes" | "bytes_recovered" => "0".to_string(),
                     "files_percent" | "bytes_percent" => percent.to_string(),
-                    "files_total" => r.files.to_string(),
-                    "bytes_total" => r.bytes.to_string(),
+                    "files_total" => r.files.len().to_string(),
+                    "bytes_total" => r.bytes().to_string(),
                     "translog_ops" | "translog_ops_recovered" => r.translog_ops.to_string(),
                     "translog_ops_percent" => "100.0%".to_string(),
                     _ => return None,
