@@ -114,7 +114,7 @@ mod tests {
         let u = Units::of(&Params::default());
         let cell = |n: &str| stat_cell(&stats, n, &u);
         assert_eq!(cell("docs.count"), Some(Some("3".into())));
-        assert_eq!(cell("store.size"), Some(Some("11.7kb".into())));
+        assert_eq!(cell("store.size"), Some(Some("11.6kb".into())));
         assert_eq!(cell("search.query_total"), Some(Some("12".into())));
         assert_eq!(cell("search.query_time"), Some(Some("88ms".into())));
         assert_eq!(cell("refresh.time"), Some(Some("119ms".into())));

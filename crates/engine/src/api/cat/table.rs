@@ -53,7 +53,8 @@ pub fn row(columns: &[Column], mut cell: impl FnMut(&str) -> Cell) -> Vec<Cell> 
     columns.iter().map(|c| cell(c.name)).collect()
 }
 
-/// OpenSearch's `1.2kb` style for `store.size` and friends.
+/// OpenSearch's `1.2kb` style for `store.size` and friends: `ByteSizeValue`'s one decimal, cut
+/// from the value's shortest text (not rounded: 3,458 bytes are `3.3kb`), none when it is 0.
 pub fn format_bytes(n: u64) -> String {
     const UNITS: [(&str, u64); 5] = [
         ("pb", 1 << 50),
@@ -64,12 +65,13 @@ pub fn format_bytes(n: u64) -> String {
     ];
     for (suffix, size) in UNITS {
         if n >= size {
-            let v = n as f64 / size as f64;
-            let rounded = (v * 10.0).round() / 10.0;
-            return if rounded.fract() == 0.0 {
-                format!("{}{suffix}", rounded as u64)
-            } else {
-                format!("{rounded:.1}{suffix}")
+            let text = (n as f64 / size as f64).to_string();
+            return match text.split_once('.') {
+                Some((whole, fraction)) if !fraction.starts_with('0') => {
+                    format!("{whole}.{}{suffix}", &fraction[..1])
+                }
+                Some((whole, _)) => format!("{whole}{suffix}"),
+                None => format!("{text}{suffix}"),
             };
         }
     }
@@ -352,6 +354,10 @@ mod tests {
         assert_eq!(format_bytes(208), "208b");
         assert_eq!(format_bytes(5325), "5.2kb");
         assert_eq!(format_bytes(1 << 20), "1mb");
+        // Cut, not rounded, as `ByteSizeValue` prints.
+        assert_eq!(format_bytes(3_458), "3.3kb");
+        assert_eq!(format_bytes(2_047), "1.9kb");
+        assert_eq!(format_bytes(1_075), "1kb");
     }
 
     #[test]
@@ -388,7 +394,7 @@ mod tests {
         assert_eq!(u.bytes(11_972), "11");
         assert_eq!(u.millis(88), "0");
         let u = Units::of(&params(&[("bytes", "zz"), ("time", "micros")]));
-        assert_eq!(u.bytes(11_972), "11.7kb");
+        assert_eq!(u.bytes(11_972), "11.6kb");
         assert_eq!(u.millis(88), "88000");
         assert_eq!(Units::of(&params(&[])).millis(119), "119ms");
         let u = Units::of(&params(&[]));
