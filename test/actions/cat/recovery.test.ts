@@ -2,6 +2,7 @@
 // from its own files and replays the operations its translog held past the last commit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers, startQuarry, type QuarryServer } from '../../support/server';
+import { fetchJson, type JsonAnswer } from '../../support/json-call';
 
 let server: QuarryServer;
 
@@ -13,18 +14,14 @@ afterAll(async () => {
   await cleanupServers();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  return await fetch(server.url + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+async function call(method: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  return await fetchJson(server.url, method, path, body);
 }
 
 async function recovery(): Promise<Record<string, string>[]> {
   const res = await call('GET', '/_cat/recovery/rec?format=json&h=type,stage,files_total,bytes_total,files_percent,translog_ops,translog_ops_recovered,start_time_millis,stop_time_millis');
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, string>[];
+  return res.json as unknown as Record<string, string>[];
 }
 
 describe('_cat/recovery', () => {
@@ -42,9 +39,9 @@ describe('_cat/recovery', () => {
     expect(Number(reopened?.files_total)).toBeGreaterThan(0);
     expect(Number(reopened?.bytes_total)).toBeGreaterThan(0);
     // The recovery API reads the same record.
-    const api = (await (await call('GET', '/rec/_recovery')).json()) as Record<string, { shards: { type: string; translog: { recovered: number; total_on_start: number }; index: { files: { total: number; percent: string } } }[] }>;
+    const api = (await call('GET', '/rec/_recovery')).json as unknown as Record<string, { shards: { type: string; translog: { recovered: number; total_on_start: number }; index: { files: { total: number; percent: string } } }[] }>;
     expect(api.rec?.shards[0]).toMatchObject({ type: 'EXISTING_STORE', translog: { recovered: 3, total_on_start: 3 }, index: { files: { total: Number(reopened?.files_total), percent: '100.0%' } } });
-    const count = (await (await call('GET', '/rec/_count')).json()) as { count: number };
+    const count = (await call('GET', '/rec/_count')).json as unknown as { count: number };
     expect(count.count).toBe(3);
   });
 });

@@ -2,6 +2,7 @@
 // index's shards started but without statistics), open ones through a pattern.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers, startQuarry, type QuarryServer } from '../../support/server';
+import { fetchJson, type JsonAnswer } from '../../support/json-call';
 
 let server: QuarryServer;
 
@@ -13,12 +14,8 @@ afterAll(async () => {
   await cleanupServers();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  return await fetch(server.url + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+async function call(method: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  return await fetchJson(server.url, method, path, body);
 }
 
 describe('_cat/shards', () => {
@@ -29,17 +26,17 @@ describe('_cat/shards', () => {
     await call('PUT', '/sh-open/_doc/2?refresh=true', { a: 2 });
     expect((await call('POST', '/sh-closed/_close')).status).toBe(200);
 
-    const all = (await (await call('GET', '/_cat/shards?format=json&h=index,shard,state,docs,ip,sqm&s=index,shard')).json()) as Record<string, string | null>[];
+    const all = (await call('GET', '/_cat/shards?format=json&h=index,shard,state,docs,ip,sqm&s=index,shard')).json as unknown as Record<string, string | null>[];
     expect(all).toEqual([
       { index: 'sh-closed', shard: '0', state: 'STARTED', docs: null, ip: '127.0.0.1', sqm: null },
       { index: 'sh-closed', shard: '1', state: 'STARTED', docs: null, ip: '127.0.0.1', sqm: null },
       { index: 'sh-hidden', shard: '0', state: 'STARTED', docs: '0', ip: '127.0.0.1', sqm: '-1' },
       { index: 'sh-open', shard: '0', state: 'STARTED', docs: '2', ip: '127.0.0.1', sqm: '1' },
     ]);
-    const pattern = (await (await call('GET', '/_cat/shards/sh-*?format=json&h=index')).json()) as { index: string }[];
+    const pattern = (await call('GET', '/_cat/shards/sh-*?format=json&h=index')).json as unknown as { index: string }[];
     expect(pattern.map((r) => r.index)).toEqual(['sh-open']);
     const named = await call('GET', '/_cat/shards/sh-closed');
     expect(named.status).toBe(400);
-    expect(((await named.json()) as { error: { type: string } }).error.type).toBe('index_closed_exception');
+    expect((named.json as { error: { type: string } }).error.type).toBe('index_closed_exception');
   });
 });
