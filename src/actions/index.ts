@@ -53,6 +53,20 @@ import { catTemplates } from './cat/templates';
 import { catSegments } from './cat/segments';
 import { catShards } from './cat/shards';
 import { catRecovery } from './cat/recovery';
+import {
+  catSnapshots,
+  snapshotCleanupRepository,
+  snapshotCreate,
+  snapshotDelete,
+  snapshotDeleteRepository,
+  snapshotGet,
+  snapshotGetRepository,
+  snapshotPutRepository,
+  snapshotRestore,
+  snapshotStatus,
+  snapshotStatusOf,
+  snapshotVerifyRepository,
+} from './snapshots/repositories';
 import { catAllocation, catClusterManager, catNodeattrs, catNodes, catPlugins, catThreadPool } from './cat/node-tables';
 import { catFielddata, catPendingTasks, catRepositories } from './cat/empty-tables';
 import { catTasks } from './cat/tasks';
@@ -160,6 +174,18 @@ export const ACTIONS: readonly ActionSpec[] = [
   catSegments,
   catShards,
   catRecovery,
+  catSnapshots,
+  snapshotGetRepository,
+  snapshotPutRepository,
+  snapshotDeleteRepository,
+  snapshotVerifyRepository,
+  snapshotCleanupRepository,
+  snapshotStatus,
+  snapshotGet,
+  snapshotCreate,
+  snapshotDelete,
+  snapshotRestore,
+  snapshotStatusOf,
   catNodes,
   catAllocation,
   catClusterManager,

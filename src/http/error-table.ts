@@ -139,6 +139,21 @@ export function resourceNotFound(reason: string): OpenSearchError {
   return new OpenSearchError(404, 'resource_not_found_exception', reason);
 }
 
+/** A snapshot repository the node does not have (it has none). */
+export function repositoryMissing(name: string): OpenSearchError {
+  return new OpenSearchError(404, 'repository_missing_exception', `[${name}] missing`);
+}
+
+/** A repository that cannot be created, wrapped as OpenSearch's `failed to create repository`. */
+export function repositoryNotCreated(name: string, reason: string): OpenSearchError {
+  return new OpenSearchError(500, 'repository_exception', `[${name}] failed to create repository`, {}, { type: 'repository_exception', reason: `[${name}] ${reason}` });
+}
+
+/** A repository type the node lacks. */
+export function repositoryTypeMissing(name: string, type: string): OpenSearchError {
+  return new OpenSearchError(500, 'repository_exception', `[${name}] repository type [${type}] does not exist`);
+}
+
 /** `ActionRequestValidationException`: `Validation Failed: 1: first;2: second;`. */
 export function validationFailed(errors: readonly string[]): OpenSearchError {
   const reason = `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`;
