@@ -27,6 +27,7 @@ const ENDPOINTS = [
   '/_cat/fielddata/{fields}',
   '/_cat/nodeattrs',
   '/_cat/repositories',
+  '/_cat/snapshots/{repository}',
   '/_cat/templates',
 ];
 
