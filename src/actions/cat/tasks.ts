@@ -27,6 +27,7 @@ function taskRow(node: NodeContext, t: Task): Record<string, unknown> {
     running_time_ns: nanos,
     running_time: { nanos },
     x_opaque_id: t.opaqueId ?? '-',
+    description: t.description ?? '',
   };
 }
 

@@ -36,7 +36,7 @@ pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
         "nodeattrs" => columns::NODEATTRS,
         "pending_tasks" => columns::PENDING_TASKS,
         "thread_pool" => columns::THREAD_POOL,
-        "tasks" => columns::TASKS,
+        "tasks" => return None, // its columns depend on `detailed`: the table answers `help`
         "fielddata" => columns::FIELDDATA,
         "repositories" => columns::REPOSITORIES,
         "segments" => columns::SEGMENTS,

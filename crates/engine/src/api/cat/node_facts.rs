@@ -4,7 +4,7 @@
 //! column name (see `Units::fact`); the engine adds what it holds: index statistics summed over
 //! the node, shard counts, its thread pools.
 
-use super::table::{render, row, Cell, Units};
+use super::table::{render, row, Cell, Column, Units, HIDDEN, LEFT, SHOWN};
 use super::{columns, stat_cell};
 use crate::api::{Params, Response};
 use crate::error::{Error, Result};
@@ -159,7 +159,7 @@ fn listed(
     p: &Params,
     body: Option<&[u8]>,
     key: &str,
-    columns: &[super::table::Column],
+    columns: &[Column],
     full_id: bool,
 ) -> Result<Response> {
     let facts = Facts::of(body)?;
@@ -182,9 +182,24 @@ pub fn plugins(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
     listed(node, p, body, "plugins", columns::PLUGINS, true)
 }
 
-/// `GET /_cat/tasks`: the node's running tasks, as the TS task manager lists them.
+/// `GET /_cat/tasks`: the node's running tasks, as the TS task manager lists them; `detailed`
+/// adds their descriptions (and OpenSearch's resource statistics, which Quarry does not keep).
 pub fn tasks(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    listed(node, p, body, "tasks", columns::TASKS, false)
+    if !p.bool("detailed", false)? {
+        return listed(node, p, body, "tasks", columns::TASKS, false);
+    }
+    let mut detailed = columns::TASKS.to_vec();
+    detailed.extend([
+        Column::new("description", "desc", "task action", LEFT, SHOWN),
+        Column::new(
+            "resource_stats",
+            "",
+            "resource consumption info of the task",
+            LEFT,
+            HIDDEN,
+        ),
+    ]);
+    listed(node, p, body, "tasks", &detailed, false)
 }
 
 /// `GET /_cat/thread_pool[/<thread_pools>]`: the engine's pools (`search` runs searches and
