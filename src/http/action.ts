@@ -47,6 +47,11 @@ export interface ActionSpec {
   /** Pretty-printed unless `?pretty=false` (OpenSearch does this for `GET /`). Such an action's
    * `run` formats its answer itself, so the pipeline only applies `filter_path` when asked. */
   readonly prettyByDefault?: boolean;
+  /**
+   * A `_cat` table whose `help` answers before its path parameter is read: OpenSearch then
+   * refuses the request, naming that parameter (its name, which may not be the route's).
+   */
+  readonly helpLeaves?: string;
   /** `text` for _cat tables (plain text unless format=json). */
   readonly output?: 'json' | 'text';
   /** A TS-side implementation, for the few actions the engine does not answer. An answer known

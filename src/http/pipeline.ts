@@ -132,6 +132,9 @@ export function registerAction(app: FastifyInstance, node: NodeContext, spec: Ac
       }
       const pathParams = request.params as Record<string, string>;
       for (const k in pathParams) params[k] = pathParams[k] as string;
+      if (spec.helpLeaves !== undefined && query.help !== undefined && query.help !== 'false' && Object.keys(pathParams).length > 0) {
+        throw unrecognizedParameters(pathOf(request), [spec.helpLeaves], []);
+      }
       if (spec.fixedParams !== undefined) Object.assign(params, spec.fixedParams);
       // Only GET and HEAD bodies need reading here; fastify has read the others already.
       if (request.body == null && hasUnreadBody(request)) {

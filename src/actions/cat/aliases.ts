@@ -6,4 +6,5 @@ export const catAliases: ActionSpec = {
   routes: [route('GET', '/_cat/aliases'), route('GET', '/_cat/aliases/:name')],
   params: ['format', 'local', 'h', 'help', 's', 'v', 'expand_wildcards'],
   output: 'text',
+  helpLeaves: 'alias',
 };

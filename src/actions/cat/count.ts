@@ -6,4 +6,5 @@ export const catCount: ActionSpec = {
   routes: [route('GET', '/_cat/count'), route('GET', '/_cat/count/:index')],
   params: ['format', 'h', 'help', 's', 'v'],
   output: 'text',
+  helpLeaves: 'index',
 };

@@ -19,6 +19,7 @@ export const catFielddata: ActionSpec = {
   routes: [route('GET', '/_cat/fielddata'), route('GET', '/_cat/fielddata/:fields')],
   params: [...COMMON, 'bytes', 'fields'],
   output: 'text',
+  helpLeaves: 'fields',
 };
 
 export const catRepositories: ActionSpec = {

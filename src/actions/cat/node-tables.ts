@@ -6,19 +6,20 @@ import { factsBody } from './node-facts';
 
 const COMMON = ['format', 'local', 'master_timeout', 'cluster_manager_timeout', 'h', 'help', 's', 'v'] as const;
 
-function nodeTable(action: string, engineAction: string, paths: readonly string[], params: readonly string[]): ActionSpec {
+function nodeTable(action: string, engineAction: string, paths: readonly string[], params: readonly string[], helpLeaves?: string): ActionSpec {
   const method: HttpMethod = 'GET';
   return {
     action,
     routes: paths.map((p) => route(method, p)),
     params: [...COMMON, ...params],
     output: 'text',
+    ...(helpLeaves === undefined ? {} : { helpLeaves }),
     run: (request, node: NodeContext) => node.engine.execute(engineAction, request.params, factsBody(node)),
   };
 }
 
 export const catNodes = nodeTable('cluster:monitor/nodes/stats', 'cat:nodes', ['/_cat/nodes'], ['bytes', 'full_id', 'time', 'include_unloaded_segments']);
-export const catAllocation = nodeTable('cluster:monitor/nodes/stats', 'cat:allocation', ['/_cat/allocation', '/_cat/allocation/:node_id'], ['bytes']);
+export const catAllocation = nodeTable('cluster:monitor/nodes/stats', 'cat:allocation', ['/_cat/allocation', '/_cat/allocation/:node_id'], ['bytes'], 'nodes');
 export const catClusterManager = nodeTable('cluster:monitor/state', 'cat:cluster_manager', ['/_cat/cluster_manager', '/_cat/master'], []);
 export const catNodeattrs = nodeTable('cluster:monitor/nodes/info', 'cat:nodeattrs', ['/_cat/nodeattrs'], []);
 export const catPlugins = nodeTable('cluster:monitor/nodes/info', 'cat:plugins', ['/_cat/plugins'], []);

@@ -6,4 +6,5 @@ export const catRecovery: ActionSpec = {
   routes: [route('GET', '/_cat/recovery'), route('GET', '/_cat/recovery/:index')],
   params: ['format', 'active_only', 'bytes', 'detailed', 'h', 'help', 'master_timeout', 'cluster_manager_timeout', 's', 'time', 'v'],
   output: 'text',
+  helpLeaves: 'index',
 };

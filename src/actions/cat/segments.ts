@@ -6,4 +6,5 @@ export const catSegments: ActionSpec = {
   routes: [route('GET', '/_cat/segments'), route('GET', '/_cat/segments/:index')],
   params: ['format', 'bytes', 'local', 'master_timeout', 'cluster_manager_timeout', 'h', 'help', 's', 'v'],
   output: 'text',
+  helpLeaves: 'index',
 };

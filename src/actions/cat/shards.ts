@@ -6,4 +6,5 @@ export const catShards: ActionSpec = {
   routes: [route('GET', '/_cat/shards'), route('GET', '/_cat/shards/:index')],
   params: ['format', 'bytes', 'local', 'master_timeout', 'cluster_manager_timeout', 'h', 'help', 's', 'v', 'time'],
   output: 'text',
+  helpLeaves: 'index',
 };

@@ -6,4 +6,5 @@ export const catTemplates: ActionSpec = {
   routes: [route('GET', '/_cat/templates'), route('GET', '/_cat/templates/:name')],
   params: ['format', 'local', 'master_timeout', 'cluster_manager_timeout', 'h', 'help', 's', 'v'],
   output: 'text',
+  helpLeaves: 'name',
 };

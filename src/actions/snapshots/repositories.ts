@@ -84,7 +84,10 @@ export const catSnapshots: ActionSpec = {
   routes: [route('GET', '/_cat/snapshots'), route('GET', '/_cat/snapshots/:repository')],
   params: [...TIMEOUTS, 'format', 'h', 'help', 'ignore_unavailable', 's', 'time', 'v'],
   output: 'text',
-  run: (request) => {
+  helpLeaves: 'repository',
+  run: (request, node) => {
+    // `help` lists the columns a repository's snapshots would have.
+    if (request.params.help !== undefined && request.params.help !== 'false') return node.engine.execute('cat:snapshots', request.params);
     if (request.params.repository === undefined) throw validationFailed(['repository is missing']);
     return missing(request.params.repository);
   },

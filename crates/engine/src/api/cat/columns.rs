@@ -524,3 +524,19 @@ pub const HEALTH: &[Column] = &[
     Column::new("max_task_wait_time", "mtwt,maxTaskWaitTime", "wait time of longest task pending", RIGHT, SHOWN),
     Column::new("active_shards_percent", "asp,activeShardsPercent", "active number of shards in percent", RIGHT, SHOWN),
 ];
+
+/// Only its `help` is answered: Quarry has no repository whose snapshots it could list.
+pub const SNAPSHOTS: &[Column] = &[
+    Column::new("id", "id,snapshot", "unique snapshot", LEFT, SHOWN),
+    Column::new("status", "s,status", "snapshot name", LEFT, SHOWN),
+    Column::new("start_epoch", "ste,startEpoch", "start time in seconds since 1970-01-01 00:00:00", LEFT, SHOWN),
+    Column::new("start_time", "sti,startTime", "start time in HH:MM:SS", LEFT, SHOWN),
+    Column::new("end_epoch", "ete,endEpoch", "end time in seconds since 1970-01-01 00:00:00", LEFT, SHOWN),
+    Column::new("end_time", "eti,endTime", "end time in HH:MM:SS", LEFT, SHOWN),
+    Column::new("duration", "dur,duration", "duration", LEFT, SHOWN),
+    Column::new("indices", "i,indices", "number of indices", LEFT, SHOWN),
+    Column::new("successful_shards", "ss,successful_shards", "number of successful shards", LEFT, SHOWN),
+    Column::new("failed_shards", "fs,failed_shards", "number of failed shards", LEFT, SHOWN),
+    Column::new("total_shards", "ts,total_shards", "number of total shards", LEFT, SHOWN),
+    Column::new("reason", "r,reason", "reason for failures", LEFT, SHOWN),
+];

@@ -39,6 +39,7 @@ pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
         "tasks" => return None, // its columns depend on `detailed`: the table answers `help`
         "fielddata" => columns::FIELDDATA,
         "repositories" => columns::REPOSITORIES,
+        "snapshots" => columns::SNAPSHOTS,
         "segments" => columns::SEGMENTS,
         "aliases" => columns::ALIASES,
         "templates" => columns::TEMPLATES,
