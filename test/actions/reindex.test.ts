@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { cleanupServers, startQuarry } from '../support/server';
+import { completedTask, injectCall } from '../support/json-call';
 
 let app: App;
 let dataDir: string;
@@ -27,23 +28,13 @@ afterAll(async () => {
 });
 
 async function call(method: string, url: string, body?: unknown, type = 'application/json'): Promise<{ status: number; text: string; body: any }> {
-  const res = await app.fastify.inject({
-    method: method as 'POST',
-    url,
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': type } }),
-  });
-  return { status: res.statusCode, text: res.body, body: JSON.parse(res.body) };
+  return await injectCall(app, method, url, body, type);
 }
 
 const COUNTS = ['took', 'timed_out', 'total', 'updated', 'created', 'deleted', 'batches', 'version_conflicts', 'noops', 'retries', 'throttled_millis', 'requests_per_second', 'throttled_until_millis', 'failures'];
 
 async function waitForResult(id: string): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const r = await call('GET', `/_tasks/${id}`);
-    if (r.body.completed === true) return r.body;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  throw new Error(`task ${id} did not finish`);
+  return await completedTask(app, id);
 }
 
 describe('reindex', () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { completedTask, injectCall } from '../support/json-call';
 
 let app: App;
 let dataDir: string;
@@ -34,12 +35,7 @@ afterAll(async () => {
 });
 
 async function call(method: string, url: string, body?: unknown, type = 'application/json'): Promise<{ status: number; text: string; body: any }> {
-  const res = await app.fastify.inject({
-    method: method as 'POST',
-    url,
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': type } }),
-  });
-  return { status: res.statusCode, text: res.body, body: JSON.parse(res.body) };
+  return await injectCall(app, method, url, body, type);
 }
 
 /** The id at `_doc` position `at` of `index`: the scroll's order, so the page it is in is known. */
@@ -49,12 +45,7 @@ async function idAt(index: string, at: number): Promise<string> {
 }
 
 async function waitForResult(id: string): Promise<any> {
-  for (let i = 0; i < 500; i++) {
-    const r = await call('GET', `/_tasks/${id}`);
-    if (r.body.completed === true) return r.body;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  throw new Error(`task ${id} did not finish`);
+  return await completedTask(app, id);
 }
 
 describe('bulk by scroll', () => {

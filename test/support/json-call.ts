@@ -25,3 +25,23 @@ export async function injectJson(app: App, method: 'GET' | 'PUT' | 'POST' | 'DEL
   const res = await app.fastify.inject({ method, url, payload, headers: payload === undefined ? {} : { 'content-type': 'application/json' } });
   return { status: res.statusCode, json: JSON.parse(res.body) as Json };
 }
+
+/** A request injected into `app`, its body JSON or given as text of `type`; status, text and JSON. */
+export async function injectCall(app: App, method: string, url: string, body?: unknown, type = 'application/json'): Promise<{ status: number; text: string; body: any }> {
+  const res = await app.fastify.inject({
+    method: method as 'POST',
+    url,
+    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': type } }),
+  });
+  return { status: res.statusCode, text: res.body, body: JSON.parse(res.body) };
+}
+
+/** `GET /_tasks/<id>` on `app`, polled until the task has completed: that answer. */
+export async function completedTask(app: App, id: string, tries = 500): Promise<any> {
+  for (let i = 0; i < tries; i++) {
+    const r = await injectCall(app, 'GET', `/_tasks/${id}`);
+    if (r.body.completed === true) return r.body;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  throw new Error(`task ${id} did not finish`);
+}

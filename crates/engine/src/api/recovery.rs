@@ -4,6 +4,7 @@
 
 use super::{Params, Response};
 use crate::error::Result;
+use crate::index::date_format::format_iso_millis;
 use crate::index::recovery::Recovery;
 use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
@@ -44,10 +45,7 @@ fn bytes(out: &mut Map<String, Value>, key: &str, n: u64, human: bool) {
 }
 
 fn date(out: &mut Map<String, Value>, key: &str, ms: i64, human: bool) {
-    let text = chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-        .unwrap_or_default();
-    millis(out, key, ms, human, text);
+    millis(out, key, ms, human, format_iso_millis(ms));
 }
 
 fn shard_json(node: &Node, number: u32, r: &Recovery, human: bool, detailed: bool) -> Value {

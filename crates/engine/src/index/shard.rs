@@ -484,19 +484,25 @@ impl Shard {
 
     /// The current version of `id`: unrefreshed writes first, then recent deletes, then the index.
     pub fn current(&self, id: &str) -> Result<Option<DocVersion>> {
+        match self.uncommitted(id) {
+            Some(v) => Ok(Some(v)),
+            None => self.lookup_committed(id),
+        }
+    }
+
+    /// The version of `id` a write since the last refresh left: a live write, or a delete
+    /// still within `GC_DELETES` (an older tombstone is dropped here).
+    fn uncommitted(&self, id: &str) -> Option<DocVersion> {
         if let Some(v) = self.live.read().get(id) {
-            return Ok(Some(v.clone()));
+            return Some(v.clone());
         }
-        {
-            let mut tombs = self.tombstones.lock();
-            if let Some((v, at)) = tombs.get(id) {
-                if at.elapsed() < GC_DELETES {
-                    return Ok(Some(v.clone()));
-                }
-                tombs.remove(id);
-            }
+        let mut tombs = self.tombstones.lock();
+        let (v, at) = tombs.get(id)?;
+        if at.elapsed() < GC_DELETES {
+            return Some(v.clone());
         }
-        self.lookup_committed(id)
+        tombs.remove(id);
+        None
     }
 
     /// What a write checks `id` against: [`Shard::current`], except that a committed copy is read
@@ -510,17 +516,8 @@ impl Shard {
         id: &str,
         committed: &mut CommittedVersions,
     ) -> Result<Option<DocVersion>> {
-        if let Some(v) = self.live.read().get(id) {
-            return Ok(Some(v.clone()));
-        }
-        {
-            let mut tombs = self.tombstones.lock();
-            if let Some((v, at)) = tombs.get(id) {
-                if at.elapsed() < GC_DELETES {
-                    return Ok(Some(v.clone()));
-                }
-                tombs.remove(id);
-            }
+        if let Some(v) = self.uncommitted(id) {
+            return Ok(Some(v));
         }
         match committed.find(id)? {
             Columns::Found(v) => Ok(Some(v)),

@@ -1478,9 +1478,22 @@ pub(super) fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::sort::{Missing, SortField};
+
+    /// `_score` descending, the default order.
+    fn by_score() -> SortSpec {
+        SortSpec {
+            field: SortField::Score,
+            ascending: false,
+            missing: Missing::Last,
+            mode: None,
+            unmapped_type: None,
+        }
+    }
 
     mod constant {
         use super::super::*;
+        use super::by_score;
         use crate::index::mapping::Mapping;
         use crate::query::constant::{is_constant, ColumnExistsQuery, ConstantQuery};
         use crate::query::lucene_term::LuceneTermQuery;
@@ -1566,17 +1579,6 @@ mod tests {
             }
             w.commit().unwrap();
             index.reader().unwrap().searcher()
-        }
-
-        /// `_score` descending, the default order.
-        fn by_score() -> SortSpec {
-            SortSpec {
-                field: SortField::Score,
-                ascending: false,
-                missing: Missing::Last,
-                mode: None,
-                unmapped_type: None,
-            }
         }
 
         fn run(
@@ -2004,12 +2006,12 @@ mod tests {
     /// bounds, against the ordinary pass over every match.
     mod primed {
         use super::super::*;
+        use super::by_score;
         use crate::index::mapping::Mapping;
         use crate::query::combine::{DisMaxQuery, SumQuery};
         use crate::query::lucene_term::LuceneTermQuery;
         use crate::query::wrappers::BoostedQuery;
         use crate::query::Q;
-        use crate::search::sort::{Missing, SortField, SortSpec};
         use crate::util::test_support::Rng;
 
         use tantivy::query::{EnableScoring, Query};
@@ -2052,16 +2054,6 @@ mod tests {
             }
             w.commit().unwrap();
             index.reader().unwrap().searcher()
-        }
-
-        fn by_score() -> SortSpec {
-            SortSpec {
-                field: SortField::Score,
-                ascending: false,
-                missing: Missing::Last,
-                mode: None,
-                unmapped_type: None,
-            }
         }
 
         /// The shard's page and count, pruned (and primed) or not.

@@ -14,6 +14,7 @@ pub use node_facts::{allocation, cluster_manager, nodeattrs, nodes, plugins, tas
 
 use super::{Params, Response};
 use crate::error::{Error, Result};
+use crate::index::date_format::format_iso_millis;
 use crate::metadata::blocks::Level;
 use crate::metadata::target::IndicesOptions;
 use crate::node::Node;
@@ -25,7 +26,23 @@ use table::{render, row, Cell, Units};
 /// `help` on a `cat:*` action: its table's columns, before anything the table would read (so
 /// it answers even where the table itself would fail, as OpenSearch's does).
 pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
-    let columns = match action.strip_prefix("cat:")? {
+    let table = action.strip_prefix("cat:")?;
+    let asked = p.bool("help", false).and_then(|help| {
+        Ok(match (help, table) {
+            (false, _) => None,
+            (true, "tasks") => Some(node_facts::task_columns(p)?),
+            (true, _) => static_columns(table).map(<[table::Column]>::to_vec),
+        })
+    });
+    match asked {
+        Ok(columns) => columns.map(|c| Ok(table::help(&c))),
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// The columns of a `_cat` table that has them whatever the request.
+fn static_columns(table: &str) -> Option<&'static [table::Column]> {
+    Some(match table {
         "indices" => columns::INDICES,
         "shards" => columns::SHARDS,
         "recovery" => columns::RECOVERY,
@@ -36,7 +53,6 @@ pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
         "nodeattrs" => columns::NODEATTRS,
         "pending_tasks" => columns::PENDING_TASKS,
         "thread_pool" => columns::THREAD_POOL,
-        "tasks" => return None, // its columns depend on `detailed`: the table answers `help`
         "fielddata" => columns::FIELDDATA,
         "repositories" => columns::REPOSITORIES,
         "snapshots" => columns::SNAPSHOTS,
@@ -46,12 +62,7 @@ pub fn help(action: &str, p: &Params) -> Option<Result<Response>> {
         "count" => columns::COUNT,
         "health" => columns::HEALTH,
         _ => return None,
-    };
-    match p.bool("help", false) {
-        Ok(true) => Some(Ok(table::help(columns))),
-        Ok(false) => None,
-        Err(e) => Some(Err(e)),
-    }
+    })
 }
 
 /// `GET /_cat/indices[/<target>]`: one row per index, its statistics summed over its shards
@@ -94,8 +105,7 @@ pub fn indices(node: &Node, p: &Params) -> Result<Response> {
             "pri" => Some(m.settings.number_of_shards.to_string()),
             "rep" => Some(m.settings.number_of_replicas.to_string()),
             "creation.date" => Some(created.to_string()),
-            "creation.date.string" => chrono::DateTime::from_timestamp_millis(created)
-                .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
+            "creation.date.string" => Some(format_iso_millis(created)),
             "search.throttled" => Some("false".to_string()),
             _ => {
                 let stats = stats.as_ref()?;
@@ -181,10 +191,6 @@ pub fn recovery(node: &Node, p: &Params) -> Result<Response> {
         return render(p, columns::RECOVERY, Vec::new());
     }
     let units = Units::of(p);
-    let iso = |ms: i64| {
-        chrono::DateTime::from_timestamp_millis(ms)
-            .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-    };
     let mut rows = Vec::new();
     for svc in &svcs {
         let index = svc.meta().name.clone();
@@ -196,9 +202,9 @@ pub fn recovery(node: &Node, p: &Params) -> Result<Response> {
                 Some(match name {
                     "index" => index.clone(),
                     "shard" => shard.number.to_string(),
-                    "start_time" => iso(r.start_ms)?,
+                    "start_time" => format_iso_millis(r.start_ms),
                     "start_time_millis" => r.start_ms.to_string(),
-                    "stop_time" => iso(r.stop_ms)?,
+                    "stop_time" => format_iso_millis(r.stop_ms),
                     "stop_time_millis" => r.stop_ms.to_string(),
                     "time" => units.millis((r.stop_ms - r.start_ms).max(0) as u64),
                     "type" => r.kind().to_string(),

@@ -185,21 +185,26 @@ pub fn plugins(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response>
 /// `GET /_cat/tasks`: the node's running tasks, as the TS task manager lists them; `detailed`
 /// adds their descriptions (and OpenSearch's resource statistics, which Quarry does not keep).
 pub fn tasks(node: &Node, p: &Params, body: Option<&[u8]>) -> Result<Response> {
-    if !p.bool("detailed", false)? {
-        return listed(node, p, body, "tasks", columns::TASKS, false);
+    listed(node, p, body, "tasks", &task_columns(p)?, false)
+}
+
+/// The `_cat/tasks` columns: `detailed` adds the description (and OpenSearch's resource
+/// statistics, which Quarry does not keep).
+pub(super) fn task_columns(p: &Params) -> Result<Vec<Column>> {
+    let mut columns = columns::TASKS.to_vec();
+    if p.bool("detailed", false)? {
+        columns.extend([
+            Column::new("description", "desc", "task action", LEFT, SHOWN),
+            Column::new(
+                "resource_stats",
+                "",
+                "resource consumption info of the task",
+                LEFT,
+                HIDDEN,
+            ),
+        ]);
     }
-    let mut detailed = columns::TASKS.to_vec();
-    detailed.extend([
-        Column::new("description", "desc", "task action", LEFT, SHOWN),
-        Column::new(
-            "resource_stats",
-            "",
-            "resource consumption info of the task",
-            LEFT,
-            HIDDEN,
-        ),
-    ]);
-    listed(node, p, body, "tasks", &detailed, false)
+    Ok(columns)
 }
 
 /// `GET /_cat/thread_pool[/<thread_pools>]`: the engine's pools (`search` runs searches and

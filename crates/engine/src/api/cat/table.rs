@@ -169,9 +169,6 @@ pub fn help(columns: &[Column]) -> Response {
 }
 
 pub fn render(p: &Params, columns: &[Column], rows: Vec<Vec<Cell>>) -> Result<Response> {
-    if p.bool("help", false)? {
-        return Ok(help(columns));
-    }
     // Selected columns by index; an unknown header selects nothing and prints empty cells, as
     // OpenSearch's tables do.
     let selected: Vec<(Option<usize>, String)> = match p.list("h") {
